@@ -1,0 +1,1 @@
+"""Readable PyTorch models that return their attention as data (see models/trace.py)."""

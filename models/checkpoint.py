@@ -1,0 +1,168 @@
+"""Checkpoints as folders of safetensors + JSON (never pickles).
+
+    folder/
+      config.json        {"arch": "transformer", "config": {...the frozen dataclass...}}
+      tokenizer.json     the `tokenizers` library's own format
+      metrics.json       training command, commit, data hashes, seed, wall time, device, metrics
+      model.safetensors  or, past `max_shard_bytes`, Hugging Face-style shards:
+      model-00001-of-00003.safetensors ... + model.safetensors.index.json
+
+Every file stays under 9.5 MB so that a Hugging Face Space accepts it as plain git.
+Weights may be stored as fp16 and are loaded as fp32. Tied weights are stored once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+from tokenizers import Tokenizer
+
+ARCHS = {  # arch name -> (module, config class, model class)
+    "transformer": ("models.transformer", "TransformerConfig", "Transformer"),
+    "seq2seq": ("models.seq2seq", "Seq2SeqConfig", "Seq2Seq"),
+    "bert": ("models.bert", "BertConfig", "Bert"),
+}
+MAX_FILE_BYTES = 9_500_000
+
+
+class CheckpointError(Exception):
+    """A checkpoint folder is missing a file or holds a corrupt one; the message names it."""
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    model: torch.nn.Module  # in eval mode, fp32
+    tokenizer: Tokenizer
+    config: object  # the model's frozen config dataclass
+    metrics: dict  # metrics.json
+    path: Path
+
+
+def arch_classes(arch: str):
+    if arch not in ARCHS:
+        raise ValueError(f"unknown arch {arch!r}; known: {sorted(ARCHS)}")
+    mod, cfg, cls = ARCHS[arch]
+    m = importlib.import_module(mod)
+    return getattr(m, cfg), getattr(m, cls)
+
+
+def _unique_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """state_dict without the second and later names of tied tensors (safetensors refuses aliases)."""
+    seen, out = set(), {}
+    for name, t in model.state_dict().items():
+        key = (t.data_ptr(), t.shape, t.stride()) if t.numel() else (name,)
+        if key in seen:
+            continue
+        seen.add(key)
+        out[name] = t
+    return out
+
+
+def save(folder: str | Path, model: torch.nn.Module, tokenizer: Tokenizer, metrics: dict,
+         dtype: torch.dtype = torch.float32, max_shard_bytes: int = 9_000_000) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = model.config
+    (folder / "config.json").write_text(json.dumps(
+        {"arch": config.arch, "config": dataclasses.asdict(config)}, indent=2))
+    tokenizer.save(str(folder / "tokenizer.json"))
+    (folder / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
+    for old in list(folder.glob("model*.safetensors")) + list(folder.glob("model.safetensors.index.json")):
+        old.unlink()
+    state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
+             for k, v in _unique_state(model).items()}
+    shards, cur, size = [], {}, 0
+    for k, v in state.items():
+        nbytes = v.numel() * v.element_size()
+        if cur and size + nbytes > max_shard_bytes:
+            shards.append(cur)
+            cur, size = {}, 0
+        cur[k], size = v, size + nbytes
+    shards.append(cur)
+    if len(shards) == 1:
+        save_file(shards[0], str(folder / "model.safetensors"), metadata={"format": "pt"})
+    else:
+        weight_map = {}
+        for i, shard in enumerate(shards, 1):
+            name = f"model-{i:05d}-of-{len(shards):05d}.safetensors"
+            save_file(shard, str(folder / name), metadata={"format": "pt"})
+            weight_map.update({k: name for k in shard})
+        (folder / "model.safetensors.index.json").write_text(json.dumps(
+            {"metadata": {"total_size": sum(v.numel() * v.element_size() for v in state.values())},
+             "weight_map": weight_map}, indent=2))
+    too_big = [p.name for p in folder.iterdir() if p.stat().st_size > MAX_FILE_BYTES]
+    if too_big:
+        raise CheckpointError(f"{folder}: files over {MAX_FILE_BYTES} bytes: {too_big}")
+    return folder
+
+
+def _read_json(path: Path) -> dict:
+    if not path.is_file():
+        raise CheckpointError(f"{path} is missing")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path} is not valid JSON: {e}") from None
+
+
+def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
+    single, index = folder / "model.safetensors", folder / "model.safetensors.index.json"
+    if single.is_file():
+        files = [single]
+    elif index.is_file():
+        weight_map = _read_json(index).get("weight_map")
+        if not isinstance(weight_map, dict):
+            raise CheckpointError(f"{index} has no weight_map")
+        files = [folder / n for n in sorted(set(weight_map.values()))]
+    else:
+        raise CheckpointError(f"{single} is missing (and there is no {index.name})")
+    state = {}
+    for f in files:
+        if not f.is_file():
+            raise CheckpointError(f"{f} is missing")
+        try:
+            state.update(load_file(str(f)))
+        except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+            raise CheckpointError(f"{f} is corrupt: {e}") from None
+    return state
+
+
+def load(folder: str | Path) -> Checkpoint:
+    """Load a checkpoint folder; raises CheckpointError naming the file that is missing or corrupt."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder} is not a folder")
+    cfg = _read_json(folder / "config.json")
+    try:
+        config_cls, model_cls = arch_classes(cfg["arch"])
+        names = {f.name for f in dataclasses.fields(config_cls)}
+        config = config_cls(**{k: v for k, v in cfg["config"].items() if k in names})
+    except (KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(f"{folder / 'config.json'} is not a valid config: {e}") from None
+    tok_path = folder / "tokenizer.json"
+    if not tok_path.is_file():
+        raise CheckpointError(f"{tok_path} is missing")
+    try:
+        tokenizer = Tokenizer.from_file(str(tok_path))
+    except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
+        raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
+    metrics = _read_json(folder / "metrics.json")
+    model = model_cls(config)
+    state = {k: v.float() if v.is_floating_point() else v for k, v in _read_weights(folder).items()}
+    expected = _unique_state(model)
+    missing = sorted(set(expected) - set(state))
+    unexpected = sorted(set(state) - set(model.state_dict()))
+    if missing or unexpected:
+        raise CheckpointError(f"{folder}: weights do not match config.json "
+                              f"(missing {missing[:5]}, unexpected {unexpected[:5]})")
+    try:
+        model.load_state_dict(state, strict=False)
+    except RuntimeError as e:
+        raise CheckpointError(f"{folder}: weights do not match config.json: {e}") from None
+    return Checkpoint(model.eval(), tokenizer, config, metrics, folder)

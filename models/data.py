@@ -1,0 +1,300 @@
+"""Corpora, deterministic splits, batching and the training objectives.
+
+Translation: Tatoeba pairs (English-French, English-Korean), split by distinct source
+sentence (all translations of one sentence land in the same split), seeded. Batches are
+bucketed by length and capped by tokens, with teacher forcing: tgt_in = <s> y, tgt_out = y </s>.
+
+BERT (Devlin et al. 2018, sec. 3.1 and appendix A.1): documents -> sentences -> pairs
+(A, B) where B follows A in the same document 50% of the time (IsNext) and is drawn from
+another document of the same corpus otherwise (NotNext); 15% of the tokens are chosen for
+prediction, of which 80% become [MASK], 10% a random token and 10% stay unchanged.
+Short Tatoeba sentences are single-segment examples with no NSP label.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+# ----------------------------------------------------------------------------- files
+
+
+def find(data_dir: Path, rel: str) -> Path:
+    """data_dir/rel, or the same file without .gz (test fixtures are plain text)."""
+    p = Path(data_dir) / rel
+    if p.is_file():
+        return p
+    if p.suffix == ".gz" and p.with_suffix("").is_file():
+        return p.with_suffix("")
+    raise FileNotFoundError(f"{p} not found: see the README's 'Data' section for where to get the corpora")
+
+
+def open_text(path: Path):
+    return gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+TRANSLATION_FILES = {"en-fr": "tatoeba-eng-fra/fra.txt.gz", "en-ko": "tatoeba-eng-kor/kor.txt"}
+
+
+def read_pairs(data_dir: Path, pair: str) -> list[tuple[str, str]]:
+    """(english, other) pairs from a Tatoeba/manythings file (extra columns ignored)."""
+    out = []
+    with open_text(find(data_dir, TRANSLATION_FILES[pair])) as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 2 and cols[0].strip() and cols[1].strip():
+                out.append((cols[0].strip(), cols[1].strip()))
+    return out
+
+
+def split_by_source(pairs, seed: int, valid_frac: float, test_frac: float):
+    """Deterministic train/valid/test split by distinct English sentence."""
+    sources = sorted({en for en, _ in pairs})
+    random.Random(seed).shuffle(sources)
+    n_test, n_valid = int(len(sources) * test_frac), int(len(sources) * valid_frac)
+    test, valid = set(sources[:n_test]), set(sources[n_test:n_test + n_valid])
+    split = {"train": [], "valid": [], "test": []}
+    for p in pairs:
+        split["test" if p[0] in test else "valid" if p[0] in valid else "train"].append(p)
+    return split
+
+
+def orient(pairs, direction: str):
+    """Pairs are stored (english, other); 'ko-en' or 'fr-en' flips them."""
+    return [(b, a) for a, b in pairs] if direction.endswith("-en") else list(pairs)
+
+
+# ----------------------------------------------------------------------------- translation batches
+
+
+def encode_pairs(tok, pairs, max_len: int):
+    """Token ids: src = x </s>, tgt = y (no specials), both cropped to max_len."""
+    eos = tok.token_to_id("</s>")
+    srcs = tok.encode_batch([s for s, _ in pairs], add_special_tokens=False)
+    tgts = tok.encode_batch([t for _, t in pairs], add_special_tokens=False)
+    return [(s.ids[: max_len - 1] + [eos], t.ids[: max_len - 1]) for s, t in zip(srcs, tgts)]
+
+
+def pad(rows, pad_id: int = 0) -> torch.Tensor:
+    n = max(len(r) for r in rows)
+    return torch.tensor([r + [pad_id] * (n - len(r)) for r in rows], dtype=torch.long)
+
+
+def translation_batch(rows, bos: int, eos: int, pad_id: int = 0) -> dict:
+    return {"src": pad([s for s, _ in rows], pad_id),
+            "tgt_in": pad([[bos] + t for _, t in rows], pad_id),
+            "tgt_out": pad([t + [eos] for _, t in rows], pad_id)}
+
+
+def translation_batches(encoded, max_tokens: int, rng: random.Random):
+    """One epoch of length-bucketed batches with at most ~max_tokens (src+tgt, padded) each."""
+    idx = list(range(len(encoded)))
+    rng.shuffle(idx)
+    batches = []
+    for start in range(0, len(idx), 100 * 64):  # sort within pools so batches have similar lengths
+        pool = sorted(idx[start:start + 100 * 64], key=lambda i: (len(encoded[i][0]), len(encoded[i][1])))
+        cur, longest = [], 0
+        for i in pool:
+            n = len(encoded[i][0]) + len(encoded[i][1]) + 1
+            if cur and max(longest, n) * (len(cur) + 1) > max_tokens:
+                batches.append(cur)
+                cur, longest = [], 0
+            cur.append(i)
+            longest = max(longest, n)
+        if cur:
+            batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+# ----------------------------------------------------------------------------- BERT corpora
+
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    return [s.strip() for s in _SENT.split(paragraph.strip()) if s.strip()]
+
+
+def _wikitext_docs(path: Path):
+    """WikiText: an article starts at ' = Title = ' (single '='); paragraphs are the other lines."""
+    docs, cur = [], []
+    with open_text(path) as f:
+        for line in f:
+            s = line.strip()
+            if re.fullmatch(r"= [^=].* =", s):
+                if cur:
+                    docs.append(cur)
+                cur = []
+            elif s and not s.startswith("= "):
+                s = s.replace(" @-@ ", "-").replace(" @,@ ", ",").replace(" @.@ ", ".").replace("<unk>", "[UNK]")
+                cur.extend(split_sentences(s))
+    if cur:
+        docs.append(cur)
+    return docs
+
+
+def _headed_docs(path: Path):
+    """english-more common format: '= title | sub =' heading, paragraphs, blank line between documents."""
+    docs, cur = [], []
+    with open_text(path) as f:
+        for line in f:
+            s = line.strip()
+            if not s:
+                if cur:
+                    docs.append(cur)
+                cur = []
+            elif not (s.startswith("= ") and s.endswith(" =")):
+                cur.extend(split_sentences(s))
+    if cur:
+        docs.append(cur)
+    return docs
+
+
+def _blank_line_docs(path: Path):
+    """Bible paragraphs: one paragraph a line, a blank line between chapters (documents)."""
+    return _headed_docs(path)
+
+
+# corpus name -> (relative path, reader, sampling weight); wikitext text keeps its own tokenisation
+BERT_CORPORA = {
+    "wikitext2-train": ("english-more/wikitext2-train.txt.gz", _wikitext_docs, 3.0),
+    "wikitext2-valid": ("wikitext-2/valid.txt", _wikitext_docs, 0.0),  # never trained on: held-out Wikipedia
+    "fiction": ("english-more/gutenberg-fiction.txt.gz", _headed_docs, 2.0),
+    "nonfiction": ("english-more/gutenberg-nonfiction.txt.gz", _headed_docs, 1.0),
+    "sotu": ("english-more/sotu-1945-2021.txt.gz", _headed_docs, 0.7),
+    "factbook": ("english-more/factbook-2021.txt.gz", _headed_docs, 0.5),
+    "bible": ("bible-eng-spa/web.paragraphs.txt.gz", _blank_line_docs, 0.5),
+}
+TATOEBA_WEIGHT = 2.0  # short everyday sentences, single-segment MLM examples
+
+
+def load_bert_corpora(data_dir: Path, required: bool = True) -> dict[str, list[list[str]]]:
+    """name -> documents -> sentences. With required=False, missing files are skipped (smoke runs)."""
+    out = {}
+    for name, (rel, reader, _) in BERT_CORPORA.items():
+        try:
+            path = find(data_dir, rel)
+        except FileNotFoundError:
+            if required:
+                raise
+            continue
+        out[name] = [d for d in reader(path) if d]
+    return out
+
+
+def split_docs(docs: list, seed: int, heldout_frac: float):
+    """Hold out whole documents (so NSP/MLM eval never sees a training document)."""
+    idx = list(range(len(docs)))
+    random.Random(seed).shuffle(idx)
+    n = max(1, int(len(docs) * heldout_frac)) if len(docs) > 4 else 0
+    held = set(idx[:n])
+    return [d for i, d in enumerate(docs) if i not in held], [d for i, d in enumerate(docs) if i in held]
+
+
+@dataclass
+class BertSampler:
+    """Draws BERT pre-training examples from tokenised documents (lists of sentence id lists)."""
+    corpora: dict  # name -> list of documents, each a list of sentence token-id lists
+    weights: dict  # name -> sampling weight
+    singles: list  # single sentences (token-id lists), sampled with weight `single_weight`
+    single_weight: float
+    specials: dict  # cls, sep, mask, pad ids
+    vocab_size: int
+    max_len: int = 128
+    rng: random.Random = None
+
+    def __post_init__(self):
+        self.rng = self.rng or random.Random(0)
+        self.names = [n for n in self.corpora if self.corpora[n]]
+        self.w = [self.weights[n] for n in self.names]
+        if self.singles:
+            self.names.append("<singles>")
+            self.w.append(self.single_weight)
+
+    def pair(self):
+        """(tokens_a, tokens_b or None, is_next 0/1 or -100)."""
+        rng, budget = self.rng, self.max_len - 3
+        name = rng.choices(self.names, self.w)[0]
+        if name == "<singles>":
+            return self.rng.choice(self.singles)[: self.max_len - 2], None, -100
+        docs = self.corpora[name]
+        doc = rng.choice(docs)
+        while len(doc) < 2:
+            doc = rng.choice(docs)
+        # short sequences 10% of the time, as in BERT, so that short inputs are in-distribution
+        target = rng.randint(8, budget) if rng.random() < 0.1 else budget
+        i = rng.randrange(len(doc) - 1)
+        a_end = i + 1
+        a = list(doc[i])
+        while a_end < len(doc) - 1 and len(a) + len(doc[a_end]) < target // 2 and rng.random() < 0.7:
+            a += doc[a_end]
+            a_end += 1
+        if rng.random() < 0.5:
+            b, is_next = self._run(doc, a_end, target - len(a)), 0  # IsNext = 0 (HF convention)
+        else:
+            other = rng.choice(docs)
+            while other is doc and len(docs) > 1:
+                other = rng.choice(docs)
+            b, is_next = self._run(other, rng.randrange(len(other)), target - len(a)), 1
+        while len(a) + len(b) > budget:  # truncate the longer side, like BERT's truncate_seq_pair
+            (a if len(a) > len(b) else b).pop()
+        return a, b, is_next
+
+    def _run(self, doc, start, room):
+        out = list(doc[start])
+        j = start + 1
+        while j < len(doc) and len(out) + len(doc[j]) <= max(room, 1):
+            out += doc[j]
+            j += 1
+        return out
+
+    def batch(self, n: int) -> dict:
+        rows, segs, nsp = [], [], []
+        cls, sep = self.specials["cls"], self.specials["sep"]
+        for _ in range(n):
+            a, b, is_next = self.pair()
+            ids, seg = [cls] + a + [sep], [0] * (len(a) + 2)
+            if b is not None:
+                ids, seg = ids + b + [sep], seg + [1] * (len(b) + 1)
+            rows.append(ids)
+            segs.append(seg)
+            nsp.append(is_next)
+        input_ids = pad(rows, self.specials["pad"])
+        inputs, labels = mask_tokens(input_ids, self.specials, self.vocab_size, self.rng)
+        return {"input_ids": inputs, "segment_ids": pad(segs, 0), "mlm_labels": labels,
+                "nsp_labels": torch.tensor(nsp, dtype=torch.long)}
+
+
+def mask_tokens(input_ids: torch.Tensor, specials: dict, vocab_size: int, rng: random.Random,
+                prob: float = 0.15, all_mask: bool = False):
+    """BERT's masking: choose 15% of the non-special tokens; 80% -> [MASK], 10% -> random, 10% kept.
+
+    Labels are -100 where no prediction is made. all_mask=True replaces every chosen token
+    with [MASK] (the fill-mask evaluation)."""
+    g = torch.Generator().manual_seed(rng.randrange(2**31))
+    special = torch.zeros_like(input_ids, dtype=torch.bool)
+    for k in ("pad", "unk", "cls", "sep", "mask"):
+        special |= input_ids == specials[k]
+    chosen = (torch.rand(input_ids.shape, generator=g) < prob) & ~special
+    labels = torch.where(chosen, input_ids, torch.full_like(input_ids, -100))
+    r = torch.rand(input_ids.shape, generator=g)
+    to_mask = chosen & ((r < 0.8) | all_mask)
+    to_random = chosen & (r >= 0.8) & (r < 0.9) & ~to_mask
+    inputs = input_ids.masked_fill(to_mask, specials["mask"])
+    random_ids = torch.randint(len(specials), vocab_size, input_ids.shape, generator=g)
+    inputs = torch.where(to_random, random_ids, inputs)
+    return inputs, labels

@@ -1,0 +1,134 @@
+"""Evaluation on a checkpoint's own test split (recreated from the seed in its metrics.json).
+
+    python -m models.evaluate assets/transformer-en-fr --data-dir ../shared/data [--beam 4] [--write]
+
+Translation: sacreBLEU BLEU and chrF, and BLEU by source-length bucket (the figure of
+Bahdanau et al. 2015, fig. 2, that shows the fixed-vector bottleneck hurting long sentences).
+BERT: masked-LM top-1 accuracy on masked positions (15% of tokens, all replaced by [MASK])
+and NSP accuracy with negatives from other documents of the same corpus.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+import sacrebleu
+import torch
+from tqdm import tqdm
+
+from models import data
+from models.checkpoint import load
+from models.decoding import beam_search, greedy
+from models.tokenizers import special_ids
+
+LENGTH_BUCKETS = [(1, 5), (6, 10), (11, 15), (16, 20), (21, 30), (31, 1000)]  # source words
+
+
+@torch.inference_mode()
+def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int = 64, max_len: int = 128,
+              device="cpu", progress: bool = False) -> list[str]:
+    sp = special_ids(tok)
+    model.eval()
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    out = [""] * len(sentences)
+    chunks = range(0, len(order), batch_size)
+    for start in tqdm(chunks, disable=not progress, desc=f"translate (beam {beam})"):
+        idx = order[start:start + batch_size]
+        enc = tok.encode_batch([sentences[i] for i in idx], add_special_tokens=False)
+        rows = [e.ids[: max_len - 1] + [sp["eos"]] for e in enc]
+        src = data.pad(rows, sp["pad"]).to(device)
+        limit = min(max_len, int(src.size(1) * 1.5) + 10)
+        if beam > 1:
+            ids = [h[0].tokens for h in beam_search(model, src, sp["bos"], sp["eos"], limit, beam)]
+        else:
+            ids = greedy(model, src, sp["bos"], sp["eos"], limit)
+        for i, row in zip(idx, ids):
+            out[i] = tok.decode(list(row))
+    return out
+
+
+def bleu_chrf(hyps, refs) -> dict:
+    return {"bleu": round(sacrebleu.corpus_bleu(hyps, [refs]).score, 2),
+            "chrf": round(sacrebleu.corpus_chrf(hyps, [refs]).score, 2)}
+
+
+def bleu_by_length(srcs, hyps, refs) -> list[dict]:
+    rows = []
+    for lo, hi in LENGTH_BUCKETS:
+        idx = [i for i, s in enumerate(srcs) if lo <= len(s.split()) <= hi]
+        if idx:
+            b = sacrebleu.corpus_bleu([hyps[i] for i in idx], [[refs[i] for i in idx]]).score
+            rows.append({"bucket": f"{lo}-{hi}" if hi < 1000 else f"{lo}+", "n": len(idx), "bleu": round(b, 2)})
+    return rows
+
+
+@torch.inference_mode()
+def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_size: int, device="cpu",
+                all_mask: bool = True) -> dict:
+    """MLM top-1 on masked positions and NSP accuracy over n_batches drawn from held-out text."""
+    model.eval()
+    hit = total = nsp_hit = nsp_total = 0
+    for _ in range(n_batches):
+        b = sampler.batch(batch_size)
+        if all_mask:  # re-mask: every chosen token becomes [MASK] (what fill-mask does)
+            clean = torch.where(b["mlm_labels"] >= 0, b["mlm_labels"], b["input_ids"])
+            b["input_ids"], b["mlm_labels"] = data.mask_tokens(clean, sampler.specials, sampler.vocab_size,
+                                                               sampler.rng, all_mask=True)
+        b = {k: v.to(device) for k, v in b.items()}
+        out = model(b["input_ids"], b["segment_ids"])
+        sel = b["mlm_labels"] >= 0
+        hit += (out.mlm_logits.argmax(-1)[sel] == b["mlm_labels"][sel]).sum().item()
+        total += sel.sum().item()
+        nsel = b["nsp_labels"] >= 0
+        nsp_hit += (out.nsp_logits.argmax(-1)[nsel] == b["nsp_labels"][nsel]).sum().item()
+        nsp_total += nsel.sum().item()
+    return {"mlm_top1": round(hit / max(total, 1), 4), "mlm_n": total,
+            "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
+
+
+def translation_test(ckpt, data_dir: Path, beam: int, progress=True) -> dict:
+    m = ckpt.metrics
+    pairs = data.read_pairs(data_dir, m["data"]["pair"])
+    split = data.split_by_source(pairs, m["data"]["split_seed"], m["data"]["valid_frac"], m["data"]["test_frac"])
+    test = data.orient(split["test"], m["data"]["direction"])
+    srcs, refs = [s for s, _ in test], [t for _, t in test]
+    t0 = time.time()
+    hyps = translate(ckpt.model, ckpt.tokenizer, srcs, beam=beam, progress=progress)
+    res = {"split": "test", "n": len(test), "beam": beam, **bleu_chrf(hyps, refs),
+           "bleu_by_length": bleu_by_length(srcs, hyps, refs), "seconds_cpu": round(time.time() - t0, 1)}
+    return res
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("checkpoints", nargs="+", help="checkpoint folders, e.g. assets/transformer-en-fr")
+    ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--beam", type=int, default=None, help="beam size (default: the one in metrics.json)")
+    ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    for folder in args.checkpoints:
+        ckpt = load(folder)
+        arch = ckpt.config.arch
+        if arch == "bert":
+            from models.train import bert_heldout_eval
+            res = bert_heldout_eval(ckpt.model, ckpt.tokenizer, args.data_dir, ckpt.metrics["data"])
+        else:
+            beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
+            res = translation_test(ckpt, args.data_dir, beam)
+        print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
+        recorded = ckpt.metrics.get("test")
+        if recorded:
+            keys = [k for k in res if isinstance(res[k], (int, float)) and k in recorded and not k.startswith("sec")]
+            diff = {k: (recorded[k], res[k]) for k in keys if recorded[k] != res[k]}
+            print(f"  vs metrics.json: {'identical' if not diff else diff}")
+        if args.write:
+            metrics = dict(ckpt.metrics, test=res)
+            (Path(folder) / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

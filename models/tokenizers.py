@@ -1,0 +1,52 @@
+"""Subword tokenizers, built with the Hugging Face `tokenizers` library (never by hand).
+
+* Translation models: one BPE vocabulary shared by source and target (Sennrich et al. 2016),
+  with SentencePiece-style Metaspace pre-tokenization, so that tokens read as "▁je", "▁suis"
+  and Korean stays readable (byte-level BPE would show Hangul as mojibake).
+  Specials: <pad>=0 <unk>=1 <s>=2 </s>=3.
+* BERT: WordPiece (Devlin et al. 2018 / Wu et al. 2016) with BERT's normaliser (lower-case,
+  accents stripped) and "##" continuation pieces.
+  Specials: [PAD]=0 [UNK]=1 [CLS]=2 [SEP]=3 [MASK]=4.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+
+TRANSLATION_SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
+BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2) -> Tokenizer:
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.normalizer = normalizers.NFKC()
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
+                                  special_tokens=TRANSLATION_SPECIALS, show_progress=False)
+    tok.train_from_iterator(texts, trainer)
+    return tok
+
+
+def train_wordpiece(texts: Iterable[str], vocab_size: int, min_frequency: int = 2) -> Tokenizer:
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=100))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=True, clean_text=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece(prefix="##")
+    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
+                                        special_tokens=BERT_SPECIALS, continuing_subword_prefix="##",
+                                        show_progress=False)
+    tok.train_from_iterator(texts, trainer)
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
+    return tok
+
+
+def special_ids(tok: Tokenizer) -> dict[str, int]:
+    """{'pad': 0, 'unk': 1, ...} for whichever specials the tokenizer has."""
+    names = {"<pad>": "pad", "<unk>": "unk", "<s>": "bos", "</s>": "eos", "[PAD]": "pad", "[UNK]": "unk",
+             "[CLS]": "cls", "[SEP]": "sep", "[MASK]": "mask"}
+    return {short: tok.token_to_id(t) for t, short in names.items() if tok.token_to_id(t) is not None}

@@ -1,0 +1,409 @@
+"""One model-agnostic trainer for all three architectures, on CPU or CUDA.
+
+    python -m models.train transformer --pair en-fr --data-dir ../shared/data --out runs/transformer-en-fr
+    python -m models.train seq2seq --attention additive --pair en-fr ...
+    python -m models.train bert --data-dir ../shared/data --out runs/bert
+    python -m models.train {transformer,seq2seq,bert} --smoke --out /tmp/smoke   # seconds, on CPU, no corpora needed
+
+`Trainer` knows nothing about the architectures (minGPT's Trainer): it gets a model whose
+forward(**batch) returns an object with `.loss`, a stream of batches, an LR schedule and an
+evaluation callback. The `setup_*` functions below build those per task. Each run writes
+`log.jsonl` (metrics per step), `snapshots.json` (attention on fixed probe sentences over
+training) and a checkpoint folder whose metrics.json records the exact command, git commit,
+data file hashes, split seed, wall time, device and final metrics.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import os
+import platform
+import random
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import torch
+from tqdm import tqdm
+
+from models import checkpoint, data
+from models.evaluate import bert_scores, bleu_chrf, translate
+from models.tokenizers import special_ids, train_bpe, train_wordpiece
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "data"
+
+
+# ============================================================================ the trainer
+
+
+@dataclass
+class Trainer:
+    model: torch.nn.Module
+    optimizer: torch.optim.Optimizer
+    lr_at: Callable[[int, float], float]  # (step, progress in [0, 1]) -> learning rate
+    batches: Iterator[dict]
+    evaluate: Callable[[torch.nn.Module], dict]  # -> metrics with a "score" to maximise
+    out: Path
+    device: str = "cpu"
+    max_steps: int = 1000
+    max_minutes: float = 1e9
+    eval_every: int = 500
+    amp: bool = False  # bf16 autocast on CUDA
+    grad_clip: float = 1.0
+    average_last: int = 0  # average the last N evaluated checkpoints (Vaswani et al. 2017, sec. 6.1)
+    snapshot: Callable[[torch.nn.Module], dict] | None = None
+    snapshot_steps: tuple = (0, 25, 50, 100, 200, 400)  # plus every evaluation
+    history: list = field(default_factory=list)
+
+    def run(self) -> dict:
+        self.out.mkdir(parents=True, exist_ok=True)
+        log = open(self.out / "log.jsonl", "w")
+        snaps = []
+        best, best_state, recent = None, None, []
+        t0, step, progress = time.time(), 0, 0.0
+        bar = tqdm(total=self.max_steps, desc=f"train {type(self.model).__name__}", mininterval=2)
+        while step < self.max_steps and progress < 1.0:
+            if self.snapshot and step in self.snapshot_steps:
+                snaps.append({"step": step, **self.snapshot(self.model)})
+            self.model.train()
+            lr = self.lr_at(step, progress)
+            for g in self.optimizer.param_groups:
+                g["lr"] = lr
+            batch = {k: v.to(self.device, non_blocking=True) for k, v in next(self.batches).items()}
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
+                loss = self.model(**batch).loss
+            self.optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            gnorm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
+            self.optimizer.step()
+            step += 1
+            elapsed = time.time() - t0
+            progress = max(step / self.max_steps, elapsed / 60 / self.max_minutes)
+            bar.update(1)
+            if step % 50 == 0 or step == 1:
+                rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
+                       "seconds": round(elapsed, 1)}
+                log.write(json.dumps(rec) + "\n")
+                bar.set_postfix(loss=rec["loss"])
+            if step % self.eval_every == 0 or step >= self.max_steps or progress >= 1.0:
+                metrics = self.evaluate(self.model)
+                rec = {"step": step, "seconds": round(time.time() - t0, 1), "eval": metrics}
+                log.write(json.dumps(rec) + "\n")
+                log.flush()
+                self.history.append(rec)
+                tqdm.write(json.dumps(rec))
+                if self.snapshot:
+                    snaps.append({"step": step, **self.snapshot(self.model)})
+                state = {k: v.detach().to("cpu", copy=True) for k, v in self.model.state_dict().items()}
+                if self.average_last:
+                    recent = (recent + [state])[-self.average_last:]
+                if best is None or metrics["score"] > best["score"]:
+                    best, best_state = dict(metrics, step=step), state
+        bar.close()
+        wall = time.time() - t0
+        if self.average_last and len(recent) > 1:
+            avg = {k: (sum(s[k].float() for s in recent) / len(recent)).to(recent[0][k].dtype) for k in recent[0]}
+            self.model.load_state_dict(avg)
+            metrics = self.evaluate(self.model)
+            log.write(json.dumps({"step": step, "eval_averaged_last": len(recent), "eval": metrics}) + "\n")
+            tqdm.write(f"average of last {len(recent)}: {metrics}")
+            if metrics["score"] >= best["score"]:
+                best, best_state = dict(metrics, step=step, averaged=len(recent)), avg
+        self.model.load_state_dict(best_state)
+        log.close()
+        if snaps:
+            (self.out / "snapshots.json").write_text(json.dumps(snaps))
+        return {"steps": step, "wall_seconds": round(wall, 1), "best": best}
+
+
+def noam(d_model: int, warmup: int, factor: float = 1.0):
+    """lr = factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5) (Vaswani et al. 2017, eq. 3)."""
+    return lambda step, progress: factor * d_model ** -0.5 * min((step + 1) ** -0.5, (step + 1) * warmup ** -1.5)
+
+
+def warmup_cosine(peak: float, warmup: int, floor: float = 0.05):
+    """Linear warmup, then cosine decay over training progress (steps or minutes, whichever ends first)."""
+    def lr(step, progress):
+        if step < warmup:
+            return peak * (step + 1) / warmup
+        return peak * (floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+    return lr
+
+
+def forever(make_epoch):
+    epoch = 0
+    while True:
+        yield from make_epoch(epoch)
+        epoch += 1
+
+
+# ============================================================================ translation tasks
+
+PROBES = {  # fixed sentences whose attention is recorded during training (source, reference)
+    "en-fr": [("I am a student.", "Je suis étudiant."),
+              ("The animal didn't cross the street because it was too tired.",
+               "L'animal n'a pas traversé la rue parce qu'il était trop fatigué."),
+              ("Let's stick to the plan.", "Tenons-nous-en au plan.")],
+    "ko-en": [("나는 학생 입니다", "I am a student."), ("나는 배가 고파요.", "I'm hungry.")],
+    "en-ko": [("I am a student.", "나는 학생 입니다"), ("I'm hungry.", "나는 배가 고파요.")],
+}
+
+
+def setup_translation(args, device):
+    pair = "en-ko" if "ko" in args.direction else "en-fr"
+    pairs = data.read_pairs(args.data_dir, pair)
+    split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)
+    train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
+    if args.smoke:
+        train, valid = train[:200], valid[:20]
+    tok = train_bpe((s for p in train for s in p), args.vocab)
+    V = tok.get_vocab_size()
+    sp = special_ids(tok)
+    encoded = data.encode_pairs(tok, train, args.max_len)
+    rng = random.Random(args.seed)
+    batches = forever(lambda e: (data.translation_batch([encoded[i] for i in b], sp["bos"], sp["eos"])
+                                 for b in data.translation_batches(encoded, args.max_tokens, rng)))
+    if args.arch == "transformer":
+        from models.transformer import Transformer, TransformerConfig
+        config = TransformerConfig(src_vocab_size=V, tgt_vocab_size=V, d_model=args.d_model, n_heads=args.n_heads,
+                                   n_layers=args.n_layers, d_ff=args.d_ff, dropout=args.dropout,
+                                   max_len=args.max_len + 2, pre_ln=args.pre_ln)
+        model = Transformer(config)
+        lr_at = noam(args.d_model, args.warmup, args.lr_factor)
+    else:
+        from models.seq2seq import Seq2Seq, Seq2SeqConfig
+        config = Seq2SeqConfig(src_vocab_size=V, tgt_vocab_size=V, d_emb=args.d_model, d_hidden=args.d_hidden,
+                               n_layers=args.n_layers, dropout=args.dropout, attention=args.attention,
+                               bidirectional=args.attention != "none", reverse_source=args.attention == "none",
+                               tie_embeddings=True)
+        model = Seq2Seq(config)
+        lr_at = warmup_cosine(args.lr, args.warmup)
+    model.to(device)
+    label_smoothing = args.label_smoothing
+
+    class Task(torch.nn.Module):  # binds label smoothing without teaching the Trainer about it
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, **b):
+            if args.arch == "transformer":
+                return self.m(**b, label_smoothing=label_smoothing)
+            return self.m(**b)
+
+    val_src, val_ref = [s for s, _ in valid[: args.valid_n]], [t for _, t in valid[: args.valid_n]]
+
+    def evaluate(task):
+        hyps = translate(task.m, tok, val_src, beam=1, batch_size=256, max_len=args.max_len, device=device)
+        m = bleu_chrf(hyps, val_ref)
+        return {"score": m["bleu"], "valid_bleu_greedy": m["bleu"], "valid_chrf_greedy": m["chrf"]}
+
+    probes = PROBES.get(args.direction, [])
+
+    @torch.inference_mode()
+    def snapshot(task):
+        task.m.eval()
+        out = []
+        for src_text, ref in probes:
+            s = tok.encode(src_text, add_special_tokens=False).ids + [sp["eos"]]
+            t = tok.encode(ref, add_special_tokens=False).ids
+            o = task.m(torch.tensor([s], device=device), torch.tensor([[sp["bos"]] + t], device=device),
+                       need_weights=True)
+            cross = o.trace.cross[0].float().mean(1) if o.trace.cross is not None else None  # (L, T, S) head mean
+            out.append(None if cross is None else cross.cpu().numpy().round(3).tolist())
+        return {"cross_head_mean": out}
+
+    meta = {"pair": pair, "direction": args.direction, "split_seed": args.split_seed, "valid_frac": args.valid_frac,
+            "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(split["test"]),
+            "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
+                                                                                 data.TRANSLATION_FILES[pair]))},
+            "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
+                        + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
+                       for s, r in probes]}
+    return Task(model), model, tok, batches, evaluate, snapshot, lr_at, meta
+
+
+# ============================================================================ BERT
+
+
+def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool):
+    """Tokenised train/held-out documents per corpus, and Tatoeba singles (train/held-out)."""
+    corpora = data.load_bert_corpora(data_dir, required=required)
+    train, held = {}, {}
+    for name, docs in corpora.items():
+        if name == "wikitext2-valid":
+            tr, he = [], docs  # the held-out Wikipedia set
+        else:
+            tr, he = data.split_docs(docs, seed, heldout_frac)
+        for dest, ds in ((train, tr), (held, he)):
+            flat = [s for d in ds for s in d]
+            ids = [e.ids for e in tok.encode_batch(flat, add_special_tokens=False)] if flat else []
+            it, out = iter(ids), []
+            for d in ds:
+                out.append([next(it) for _ in d])
+            dest[name] = out
+    pairs = data.read_pairs(data_dir, "en-fr")
+    split = data.split_by_source(pairs, seed, 0.01, 0.015)  # the translation split's test English = held-out
+    singles = {}
+    for k in ("train", "test"):
+        sents = sorted({en for en, _ in split[k]})
+        singles[k] = [e.ids for e in tok.encode_batch(sents, add_special_tokens=False)]
+    return corpora, train, held, singles
+
+
+def bert_heldout_eval(model, tok, data_dir: Path, meta: dict, device="cpu", n_batches=20, batch=64) -> dict:
+    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic)."""
+    _, _, held, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
+    sp, V = special_ids(tok), tok.get_vocab_size()
+    mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V,
+                                                  meta["max_len"], random.Random(1234))
+    wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
+    short = bert_scores(model, tok, mk({}, singles["test"][:4000], 1.0), n_batches, batch, device)
+    nsp = bert_scores(model, tok, mk({k: v for k, v in held.items() if len(v) > 1}, [], 0), n_batches, batch, device)
+    return {"fill_mask_top1_wiki": wiki["mlm_top1"], "fill_mask_top1_short": short["mlm_top1"],
+            "nsp_acc": nsp["nsp_acc"], "mlm_top1_mixed": nsp["mlm_top1"],
+            "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
+
+
+def setup_bert(args, device):
+    from models.bert import Bert, BertConfig
+    required = not args.smoke
+    raw = data.load_bert_corpora(args.data_dir, required=required)
+    texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
+    tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
+    tok = train_wordpiece(texts + tatoeba, args.vocab)
+    V, sp = tok.get_vocab_size(), special_ids(tok)
+    _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required)
+    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
+    train = {k: v for k, v in train.items() if v and weights[k] > 0}
+    config = BertConfig(vocab_size=V, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads,
+                        d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout, pre_ln=args.pre_ln)
+    model = Bert(config).to(device)
+
+    class Stream(torch.utils.data.IterableDataset):
+        def __iter__(self):
+            info = torch.utils.data.get_worker_info()
+            rng = random.Random(args.seed * 1000 + (info.id if info else 0))
+            s = data.BertSampler(train, weights, singles["train"], data.TATOEBA_WEIGHT, sp, V, args.max_len, rng)
+            while True:
+                yield s.batch(args.batch_size)
+
+    workers = 0 if args.smoke else min(8, os.cpu_count() or 1)
+    loader = torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=workers,
+                                         pin_memory=device.startswith("cuda"))
+    meta = {"split_seed": args.split_seed, "heldout_frac": args.heldout_frac, "max_len": args.max_len,
+            "required": required, "corpora": {k: len(v) for k, v in raw.items()}, "weights": weights,
+            "tatoeba_weight": data.TATOEBA_WEIGHT,
+            "files": {rel: data.file_sha256(data.find(args.data_dir, rel))
+                      for k, (rel, _, _) in data.BERT_CORPORA.items() if k in raw}}
+    meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
+                                                                               data.TRANSLATION_FILES["en-fr"]))
+
+    def evaluate(m):
+        r = bert_heldout_eval(m, tok, args.data_dir, meta, device, n_batches=4 if args.smoke else 10)
+        return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
+
+    return model, model, tok, iter(loader), evaluate, None, warmup_cosine(args.lr, args.warmup), meta
+
+
+# ============================================================================ command line
+
+DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
+    "transformer": dict(d_model=256, n_heads=8, n_layers=3, d_ff=1024, dropout=0.1, vocab=10000, max_tokens=12000,
+                        warmup=2000, lr_factor=1.0, label_smoothing=0.1, max_steps=100000, average_last=5),
+    "seq2seq": dict(d_model=256, d_hidden=256, n_layers=1, dropout=0.2, vocab=8000, max_tokens=8000, lr=2e-3,
+                    warmup=200, max_steps=100000, average_last=0),
+    "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=128,
+                 batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0),
+}
+SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300, max_tokens=600, max_steps=30,
+             warmup=10, eval_every=15, batch_size=8, max_len=64, valid_n=20)
+
+
+def parse(argv=None):
+    ap = argparse.ArgumentParser(description="Train a model of this repo.")
+    ap.add_argument("arch", choices=["transformer", "seq2seq", "bert"])
+    ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--out", type=Path, required=True, help="run folder; the checkpoint goes to OUT/checkpoint")
+    ap.add_argument("--direction", default="en-fr", choices=["en-fr", "fr-en", "en-ko", "ko-en"])
+    ap.add_argument("--attention", default="additive", choices=["none", "dot", "scaled_dot", "general", "additive"])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split-seed", type=int, default=0)
+    ap.add_argument("--valid-frac", type=float, default=0.01)
+    ap.add_argument("--test-frac", type=float, default=0.015)
+    ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
+    ap.add_argument("--valid-n", type=int, default=1000, help="validation pairs used for checkpoint selection")
+    ap.add_argument("--max-minutes", type=float, default=1e9)
+    ap.add_argument("--eval-every", type=int, default=1000)
+    ap.add_argument("--max-len", type=int, default=64)
+    ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
+    ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
+    ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--smoke", action="store_true", help="tiny model, tiny data, seconds on CPU")
+    for k in ("d_model", "d_hidden", "n_heads", "n_layers", "d_ff", "vocab", "max_tokens", "warmup", "max_steps",
+              "batch_size", "average_last"):
+        ap.add_argument("--" + k.replace("_", "-"), type=int, default=None)
+    for k in ("dropout", "lr", "lr_factor", "label_smoothing"):
+        ap.add_argument("--" + k.replace("_", "-"), type=float, default=None)
+    args = ap.parse_args(argv)
+    merged = {**DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
+    for k, v in merged.items():
+        if getattr(args, k, None) is None or (args.smoke and k in SMOKE and k not in ("max_len",)):
+            setattr(args, k, v)
+    for k in ("d_hidden", "lr", "lr_factor", "label_smoothing", "n_heads", "d_ff", "batch_size", "average_last"):
+        if getattr(args, k, None) is None:
+            setattr(args, k, {"average_last": 0, "label_smoothing": 0.0}.get(k, 0))
+    if args.pre_ln is None:
+        args.pre_ln = merged.get("pre_ln", False)
+    if args.smoke and not (args.data_dir / "tatoeba-eng-fra").exists():
+        args.data_dir = FIXTURES
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    device = args.device
+    if device.startswith("cuda"):
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+    setup = setup_bert if args.arch == "bert" else setup_translation
+    task, model, tok, batches, evaluate, snapshot, lr_at, meta = setup(args, device)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"{args.arch}: {n_params / 1e6:.2f}M parameters, vocab {tok.get_vocab_size()}, device {device}")
+    decay = [p for n, p in task.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in task.named_parameters() if p.dim() < 2]
+    betas = (0.9, 0.98) if args.arch == "transformer" else (0.9, 0.999)
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
+                            lr=1e-3, betas=betas, eps=1e-9 if args.arch == "transformer" else 1e-8,
+                            fused=device.startswith("cuda"))
+    trainer = Trainer(task, opt, lr_at, batches, evaluate, args.out, device, args.max_steps, args.max_minutes,
+                      args.eval_every, amp=args.arch != "seq2seq", average_last=args.average_last,
+                      snapshot=snapshot)
+    result = trainer.run()
+    model.cpu().float()
+    name = {"transformer": f"transformer-{args.direction}", "seq2seq": f"seq2seq-{args.attention}",
+            "bert": "bert"}[args.arch]
+    metrics = {
+        "name": name, "arch": args.arch,
+        "command": "python -m models.train " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
+        "git_commit": args.commit, "seed": args.seed, "smoke": args.smoke,
+        "hyperparameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "data": meta, "parameters": n_params, "steps": result["steps"], "wall_seconds": result["wall_seconds"],
+        "device": torch.cuda.get_device_name(0) if device.startswith("cuda") else platform.processor() or "cpu",
+        "torch": torch.__version__, "valid": result["best"],
+    }
+    folder = checkpoint.save(args.out / "checkpoint", model, tok, metrics,
+                             dtype=torch.float16 if args.fp16_weights else torch.float32)
+    print(f"saved {folder}: {json.dumps(result['best'])}")
+    return folder
+
+
+if __name__ == "__main__":
+    main()
