@@ -51,7 +51,8 @@ class Seq2SeqConfig:
     bidirectional: bool = False  # bidirectional encoder, its states projected to d_hidden
     reverse_source: bool = False  # reverse each source sentence (Sutskever et al. sec. 3.3)
     pad_id: int = 0  # padding token id, in src and tgt
-    tie_embeddings: bool = False  # one embedding table for src and tgt (needs a shared vocab)
+    tie_embeddings: bool = False  # one embedding table for src and tgt (needs a shared vocab); when
+    # d_emb == d_hidden the output projection shares it too (Press & Wolf 2017)
 
     arch: ClassVar[str] = "seq2seq"
 
@@ -100,6 +101,8 @@ class Seq2Seq(nn.Module):
             self.combine = nn.Linear(2 * d + (cfg.d_emb if cfg.attention == "additive" else 0), d)
         self.drop = nn.Dropout(cfg.dropout)
         self.out = nn.Linear(d, cfg.tgt_vocab_size)
+        if cfg.tie_embeddings and cfg.d_emb == d:
+            self.out.weight = self.tgt_emb.weight
 
     # ---- encoder -------------------------------------------------------------------
 

@@ -316,7 +316,7 @@ def setup_bert(args, device):
 DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
     "transformer": dict(d_model=256, n_heads=8, n_layers=3, d_ff=1024, dropout=0.1, vocab=10000, max_tokens=12000,
                         warmup=2000, lr_factor=1.0, label_smoothing=0.1, max_steps=100000, average_last=5),
-    "seq2seq": dict(d_model=256, d_hidden=256, n_layers=1, dropout=0.2, vocab=8000, max_tokens=8000, lr=2e-3,
+    "seq2seq": dict(d_model=256, d_hidden=256, n_layers=1, dropout=0.2, vocab=6000, max_tokens=8000, lr=2e-3,
                     warmup=200, max_steps=100000, average_last=0),
     "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=128,
                  batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0),

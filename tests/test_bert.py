@@ -29,7 +29,9 @@ def hf_model():
     torch.manual_seed(0)
     cfg = transformers.BertConfig(
         vocab_size=99, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-        intermediate_size=37, max_position_embeddings=64, type_vocab_size=2, attn_implementation="eager")
+        intermediate_size=37, max_position_embeddings=64, type_vocab_size=2,
+        attn_implementation="eager",  # the path that materialises attention probabilities
+        initializer_range=0.2)  # weights large enough that e.g. tanh-GELU would fail parity
     model = transformers.BertForPreTraining(cfg).eval()
     # Random init leaves biases and LayerNorms at 0/1; perturb them so parity sees them.
     with torch.no_grad():
