@@ -64,7 +64,7 @@ def split_by_source(pairs, seed: int, valid_frac: float, test_frac: float):
     """Deterministic train/valid/test split by distinct English sentence."""
     sources = sorted({en for en, _ in pairs})
     random.Random(seed).shuffle(sources)
-    n_test, n_valid = int(len(sources) * test_frac), int(len(sources) * valid_frac)
+    n_test, n_valid = max(1, int(len(sources) * test_frac)), max(1, int(len(sources) * valid_frac))
     test, valid = set(sources[:n_test]), set(sources[n_test:n_test + n_valid])
     split = {"train": [], "valid": [], "test": []}
     for p in pairs:
@@ -224,6 +224,8 @@ class BertSampler:
         if self.singles:
             self.names.append("<singles>")
             self.w.append(self.single_weight)
+        if not self.names:
+            raise ValueError("BertSampler has nothing to sample from")
 
     def pair(self):
         """(tokens_a, tokens_b or None, is_next 0/1 or -100)."""

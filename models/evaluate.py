@@ -114,8 +114,10 @@ def main(argv=None):
         ckpt = load(folder)
         arch = ckpt.config.arch
         if arch == "bert":
-            from models.train import bert_heldout_eval
-            res = bert_heldout_eval(ckpt.model, ckpt.tokenizer, args.data_dir, ckpt.metrics["data"])
+            from models.train import bert_heldout_data, bert_heldout_eval
+            meta = ckpt.metrics["data"]
+            held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta)
+            res = bert_heldout_eval(ckpt.model, ckpt.tokenizer, held, short, meta["max_len"])
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             res = translation_test(ckpt, args.data_dir, beam)

@@ -256,14 +256,20 @@ def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bo
     return corpora, train, held, singles
 
 
-def bert_heldout_eval(model, tok, data_dir: Path, meta: dict, device="cpu", n_batches=20, batch=64) -> dict:
-    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic)."""
+def bert_heldout_data(tok, data_dir: Path, meta: dict):
+    """(held-out documents per corpus, held-out Tatoeba sentences), tokenised, from a run's data metadata."""
     _, _, held, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
+    return held, singles["test"]
+
+
+def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
+                      batch=64) -> dict:
+    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic)."""
     sp, V = special_ids(tok), tok.get_vocab_size()
-    mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V,
-                                                  meta["max_len"], random.Random(1234))
+    mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V, max_len,
+                                                  random.Random(1234))
     wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
-    short = bert_scores(model, tok, mk({}, singles["test"][:4000], 1.0), n_batches, batch, device)
+    short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
     nsp = bert_scores(model, tok, mk({k: v for k, v in held.items() if len(v) > 1}, [], 0), n_batches, batch, device)
     return {"fill_mask_top1_wiki": wiki["mlm_top1"], "fill_mask_top1_short": short["mlm_top1"],
             "nsp_acc": nsp["nsp_acc"], "mlm_top1_mixed": nsp["mlm_top1"],
@@ -305,7 +311,7 @@ def setup_bert(args, device):
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
     def evaluate(m):
-        r = bert_heldout_eval(m, tok, args.data_dir, meta, device, n_batches=4 if args.smoke else 10)
+        r = bert_heldout_eval(m, tok, held, singles["test"], args.max_len, device, n_batches=4 if args.smoke else 10)
         return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
 
     return model, model, tok, iter(loader), evaluate, None, warmup_cosine(args.lr, args.warmup), meta
@@ -328,7 +334,8 @@ SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300,
 def parse(argv=None):
     ap = argparse.ArgumentParser(description="Train a model of this repo.")
     ap.add_argument("arch", choices=["transformer", "seq2seq", "bert"])
-    ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=None,
+                    help="corpora folder (default ../shared/data; with --smoke, the test fixtures)")
     ap.add_argument("--out", type=Path, required=True, help="run folder; the checkpoint goes to OUT/checkpoint")
     ap.add_argument("--direction", default="en-fr", choices=["en-fr", "fr-en", "en-ko", "ko-en"])
     ap.add_argument("--attention", default="additive", choices=["none", "dot", "scaled_dot", "general", "additive"])
@@ -361,8 +368,8 @@ def parse(argv=None):
             setattr(args, k, {"average_last": 0, "label_smoothing": 0.0}.get(k, 0))
     if args.pre_ln is None:
         args.pre_ln = merged.get("pre_ln", False)
-    if args.smoke and not (args.data_dir / "tatoeba-eng-fra").exists():
-        args.data_dir = FIXTURES
+    if args.data_dir is None:
+        args.data_dir = FIXTURES if args.smoke else Path("../shared/data")
     return args
 
 

@@ -13,13 +13,13 @@ run() {  # run NAME GPU ARGS...
   CUDA_VISIBLE_DEVICES=$gpu python -m models.train "$@" --data-dir "$DATA" --out "runs/$name" --fp16-weights \
     > "runs/$name.log" 2>&1 &
 }
-run transformer-en-fr 0 transformer --direction en-fr --max-minutes 7.5 --eval-every 1000
+run transformer-en-fr 0 transformer --direction en-fr --max-minutes 7 --eval-every 1000
 run transformer-ko-en 0 transformer --direction ko-en --d-model 192 --n-heads 4 --n-layers 2 --d-ff 768 \
     --vocab 4000 --dropout 0.3 --max-tokens 4000 --warmup 400 --max-minutes 3 --eval-every 200 --valid-frac 0.05 --test-frac 0.08
-run bert 1 bert --max-minutes 7 --eval-every 2000
+run bert 1 bert --max-minutes 6.5 --eval-every 2000
 i=0
 for att in none dot scaled_dot general additive; do
-  run seq2seq-$att $((i % 2)) seq2seq --attention $att --direction en-fr --max-minutes 6.5 --eval-every 1000
+  run seq2seq-$att $((i % 2)) seq2seq --attention $att --direction en-fr --max-minutes 6 --eval-every 1000
   i=$((i + 1))
 done
 wait
