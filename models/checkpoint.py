@@ -77,6 +77,7 @@ def save(folder: str | Path, model: torch.nn.Module, tokenizer: Tokenizer, metri
         old.unlink()
     state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
              for k, v in _unique_state(model).items()}
+    state = _split_large(state, max_shard_bytes)
     shards, cur, size = [], {}, 0
     for k, v in state.items():
         nbytes = v.numel() * v.element_size()
@@ -100,6 +101,35 @@ def save(folder: str | Path, model: torch.nn.Module, tokenizer: Tokenizer, metri
     if too_big:
         raise CheckpointError(f"{folder}: files over {MAX_FILE_BYTES} bytes: {too_big}")
     return folder
+
+
+PART = ".__rows"  # a tensor too big for one file is stored as row blocks "name.__rows0", "name.__rows1", ...
+
+
+def _split_large(state: dict, max_bytes: int) -> dict:
+    out = {}
+    for k, v in state.items():
+        nbytes = v.numel() * v.element_size()
+        if nbytes <= max_bytes or v.dim() == 0:
+            out[k] = v
+            continue
+        rows = max(1, v.size(0) * max_bytes // nbytes)
+        for i, block in enumerate(v.split(rows, dim=0)):
+            out[f"{k}{PART}{i}"] = block.contiguous()
+    return out
+
+
+def _join_large(state: dict) -> dict:
+    out, parts = {}, {}
+    for k, v in state.items():
+        if PART in k:
+            name, i = k.rsplit(PART, 1)
+            parts.setdefault(name, {})[int(i)] = v
+        else:
+            out[k] = v
+    for name, blocks in parts.items():
+        out[name] = torch.cat([blocks[i] for i in sorted(blocks)], dim=0)
+    return out
 
 
 def _read_json(path: Path) -> dict:
@@ -130,7 +160,7 @@ def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
             state.update(load_file(str(f)))
         except (SafetensorError, OSError, ValueError, RuntimeError) as e:
             raise CheckpointError(f"{f} is corrupt: {e}") from None
-    return state
+    return _join_large(state)
 
 
 def load(folder: str | Path) -> Checkpoint:

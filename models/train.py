@@ -78,6 +78,10 @@ class Trainer:
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
                 loss = self.model(**batch).loss
             self.optimizer.zero_grad(set_to_none=True)
+            if not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
+                log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
+                step += 1
+                continue
             loss.backward()
             gnorm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
             self.optimizer.step()

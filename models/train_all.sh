@@ -15,7 +15,7 @@ run() {  # run NAME GPU ARGS...
 }
 run transformer-en-fr 0 transformer --direction en-fr --max-minutes 7 --eval-every 1000
 run transformer-ko-en 0 transformer --direction ko-en --d-model 192 --n-heads 4 --n-layers 2 --d-ff 768 \
-    --vocab 4000 --dropout 0.3 --max-tokens 4000 --warmup 400 --max-minutes 3 --eval-every 200 --valid-frac 0.05 --test-frac 0.08
+    --vocab 4000 --dropout 0.3 --max-tokens 4000 --warmup 1000 --lr-factor 0.7 --max-minutes 3 --eval-every 250 --valid-frac 0.05 --test-frac 0.08
 run bert 1 bert --max-minutes 6.5 --eval-every 2000
 i=0
 for att in none dot scaled_dot general additive; do
