@@ -88,15 +88,16 @@ def encode_pairs(tok, pairs, max_len: int):
     return [(s.ids[: max_len - 1] + [eos], t.ids[: max_len - 1]) for s, t in zip(srcs, tgts)]
 
 
-def pad(rows, pad_id: int = 0) -> torch.Tensor:
-    n = max(len(r) for r in rows)
+def pad(rows, pad_id: int = 0, multiple: int = 1) -> torch.Tensor:
+    """Right-pad to the longest row, rounded up to `multiple` (fewer distinct shapes for GPU kernels)."""
+    n = -(-max(len(r) for r in rows) // multiple) * multiple
     return torch.tensor([r + [pad_id] * (n - len(r)) for r in rows], dtype=torch.long)
 
 
 def translation_batch(rows, bos: int, eos: int, pad_id: int = 0) -> dict:
-    return {"src": pad([s for s, _ in rows], pad_id),
-            "tgt_in": pad([[bos] + t for _, t in rows], pad_id),
-            "tgt_out": pad([t + [eos] for _, t in rows], pad_id)}
+    return {"src": pad([s for s, _ in rows], pad_id, 8),
+            "tgt_in": pad([[bos] + t for _, t in rows], pad_id, 8),
+            "tgt_out": pad([t + [eos] for _, t in rows], pad_id, 8)}
 
 
 def translation_batches(encoded, max_tokens: int, rng: random.Random):
