@@ -1,0 +1,1 @@
+"""Attention Explorer: inference records, figures and CLI over the models in models/."""

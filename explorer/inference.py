@@ -1,0 +1,317 @@
+"""The one inference layer: models in, plain records out.
+
+The Gradio app, the CLI (`python -m explorer`) and the tests all call these functions, so
+every number on screen, in the API and in a test comes from the same place. Models are
+loaded once, put in eval mode and shared read-only; every call runs under
+`torch.inference_mode()` and mutates nothing shared, so concurrent users cannot race.
+
+Errors a user can cause (empty input, no [MASK], unknown model, ...) raise `UserError`
+with a message meant for the screen; nothing else is expected to escape.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from models.checkpoint import Checkpoint, CheckpointError, load
+from models.decoding import beam_search
+from models.tokenizers import special_ids
+from models.trace import Trace
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+MAX_CHARS = 2000  # characters kept from any input before tokenising
+MAX_TRANSLATION_TOKENS = 64  # source subwords kept for translation (the models were trained on <= 64)
+MAX_BEAM = 8
+MAX_TOP_K = 100
+
+
+class UserError(ValueError):
+    """Something about the input the user can fix; the message is shown as is."""
+
+
+# ----------------------------------------------------------------------------- loading
+
+
+@dataclass
+class Registry:
+    """Every checkpoint under assets/, loaded once; broken ones are kept as error messages."""
+    models: dict[str, Checkpoint] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def get(self, name: str, kind: str | None = None) -> Checkpoint:
+        if name in self.errors:
+            raise UserError(f"Model '{name}' could not be loaded: {self.errors[name]}")
+        if name not in self.models:
+            known = ", ".join(sorted(self.names(kind))) or "none"
+            raise UserError(f"Unknown model '{name}'. Available: {known}.")
+        ckpt = self.models[name]
+        if kind and ckpt.config.arch not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not {kind}.")
+        return ckpt
+
+    def names(self, kind=None) -> list[str]:
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        return sorted(n for n, c in self.models.items() if kind is None or c.config.arch in kinds)
+
+    def describe(self) -> list[dict]:
+        out = []
+        for name, c in sorted(self.models.items()):
+            m = c.metrics
+            out.append({"name": name, "arch": c.config.arch, "parameters": m.get("parameters"),
+                        "device": m.get("device"), "wall_seconds": m.get("wall_seconds"),
+                        "valid": m.get("valid"), "test": m.get("test"), "status": "ok"})
+        out += [{"name": n, "status": "error", "error": e} for n, e in sorted(self.errors.items())]
+        return out
+
+
+def load_registry(assets: Path = ASSETS) -> Registry:
+    reg = Registry()
+    for folder in sorted(Path(assets).iterdir()) if Path(assets).is_dir() else []:
+        if not folder.is_dir() or folder.name.startswith((".", "_")):
+            continue
+        try:
+            reg.models[folder.name] = load(folder)
+        except CheckpointError as e:
+            reg.errors[folder.name] = str(e)
+    return reg
+
+
+_REGISTRY: Registry | None = None
+
+
+def registry() -> Registry:
+    """The process-wide registry (loaded on first use, then read-only)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = load_registry()
+    return _REGISTRY
+
+
+# ----------------------------------------------------------------------------- input hygiene
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
+    """(text fit for a tokenizer, notices). Control characters and NUL are dropped, lone
+    surrogates replaced, the length capped at MAX_CHARS."""
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise UserError(f"The {what} must be text.")
+    notices = []
+    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> '?'
+    text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    text = re.sub(r"\s+", " ", text)
+    if not text:
+        raise UserError(f"Please type a {what}: the input is empty.")
+    if len(text) > MAX_CHARS:
+        notices.append(f"Input cut to its first {MAX_CHARS} characters ({len(text) - MAX_CHARS} dropped).")
+        text = text[:MAX_CHARS]
+    return text, notices
+
+
+def _check_int(value, name: str, lo: int, hi: int) -> int:
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"{name} must be a whole number between {lo} and {hi}.") from None
+    if not lo <= v <= hi or v != value and not isinstance(value, str):
+        raise UserError(f"{name} must be between {lo} and {hi} (got {value}).")
+    return v
+
+
+# ----------------------------------------------------------------------------- translation
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    text: str
+    tokens: list[str]
+    logprob: float  # sum of token log-probabilities
+    score: float  # what beam search ranks by (length-normalised)
+    token_logprobs: list[float]
+
+
+@dataclass(frozen=True)
+class TranslationResult:
+    model: str
+    source_tokens: list[str]  # the encoder's tokens, ending in </s>
+    target_tokens: list[str]  # the generated tokens y1..yn </s>: row t of cross attention produced token t
+    decoder_input_tokens: list[str]  # <s> y1..yn: the decoder's input at each step (axes of dec_self)
+    translation: str
+    trace: Trace  # numpy arrays [L, H, q, k]
+    hypotheses: list[Hypothesis]  # beam search's n-best, best first (one entry for greedy)
+    chosen: int  # which hypothesis the trace shows
+    notices: list[str]
+
+    def to_json(self) -> dict:
+        t = self.trace.to_json()
+        return {"model": self.model, "source_tokens": self.source_tokens, "target_tokens": self.target_tokens,
+                "decoder_input_tokens": self.decoder_input_tokens, "translation": self.translation,
+                "attention": {k: t[k] for k in ("cross", "enc_self", "dec_self", "dec_self_scores")},
+                "hypotheses": [h.__dict__ for h in self.hypotheses], "chosen": self.chosen,
+                "notices": self.notices}
+
+
+def _pieces(tok, ids) -> list[str]:
+    return [tok.id_to_token(i) for i in ids]
+
+
+@torch.inference_mode()
+def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registry | None = None) -> TranslationResult:
+    """Translate `text` with model `name`; beam=1 is greedy. `chosen` picks which of the
+    beam's hypotheses the attention trace is computed for."""
+    reg = reg or registry()
+    ckpt = reg.get(name, ("transformer", "seq2seq"))
+    beam = _check_int(beam, "Beam size", 1, MAX_BEAM)
+    chosen = _check_int(chosen, "Hypothesis", 0, beam - 1)
+    text, notices = clean_text(text)
+    tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)
+    ids = tok.encode(text, add_special_tokens=False).ids
+    limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
+    if len(ids) > limit:
+        notices.append(f"Source cut to {limit} subword tokens ({len(ids) - limit} dropped).")
+        ids = ids[:limit]
+    if not ids:
+        raise UserError("The sentence has no translatable tokens.")
+    src = torch.tensor([ids + [sp["eos"]]])
+    max_out = min(limit + 1, 2 * src.size(1) + 10)
+    hyps = beam_search(model, src, sp["bos"], sp["eos"], max_out, beam_size=beam, alpha=0.6 if beam > 1 else 0.0)[0]
+    hypotheses = [Hypothesis(tok.decode(list(h.tokens)), _pieces(tok, h.tokens), round(h.logprob, 4),
+                             round(h.score, 4), [round(x, 4) for x in h.steps]) for h in hyps]
+    chosen = min(chosen, len(hyps) - 1)
+    out_ids = list(hyps[chosen].tokens)
+    tgt_in = torch.tensor([[sp["bos"]] + out_ids])
+    trace = model(src, tgt_in, need_weights=True).trace
+    src_tokens = _pieces(tok, src[0].tolist())
+    dec_in = _pieces(tok, tgt_in[0].tolist())
+    produced = _pieces(tok, out_ids) + (["</s>"] if hyps[chosen].finished else [])
+    produced = (produced + ["…"] * len(dec_in))[: len(dec_in)]  # unfinished: the last step's output was cut
+    if not hyps[chosen].finished:
+        notices.append("The translation hit the length limit before </s>.")
+    return TranslationResult(name, src_tokens, produced, dec_in, hypotheses[chosen].text,
+                             trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices)
+
+
+# ----------------------------------------------------------------------------- BERT
+
+_MASK_ANY_CASE = re.compile(r"\[\s*mask\s*\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    token: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class MaskResult:
+    index: int  # position in tokens
+    predictions: list[Prediction]
+
+
+@dataclass(frozen=True)
+class BertResult:
+    tokens: list[str]  # WordPiece tokens with [CLS]/[SEP]
+    segments: list[int]  # 0 = sentence A, 1 = sentence B
+    trace: Trace  # enc_self [L, H, T, T]
+    masks: list[MaskResult]
+    is_next: float | None  # P(IsNext) when a sentence B was given
+    not_next: float | None
+    hidden: np.ndarray  # (T, d_model) last-layer contextual vectors
+    static: np.ndarray  # (T, d_model) input token embeddings
+    notices: list[str]
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "segments": self.segments,
+                "masks": [{"index": m.index, "predictions": [p.__dict__ for p in m.predictions]} for m in self.masks],
+                "is_next": self.is_next, "not_next": self.not_next,
+                "attention": {"enc_self": self.trace.to_json()["enc_self"]}, "notices": self.notices}
+
+
+def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
+    tok, max_len = ckpt.tokenizer, ckpt.config.max_len
+    enc = tok.encode(a, b) if b is not None else tok.encode(a)
+    ids, segs = list(enc.ids), list(enc.type_ids)
+    if len(ids) > max_len:
+        # keep [CLS] A [SEP] (B [SEP]) shape: crop the longer side, as BERT's truncate_seq_pair does
+        ea, eb = tok.encode(a, add_special_tokens=False).ids, (tok.encode(b, add_special_tokens=False).ids if b else None)
+        room = max_len - (3 if eb is not None else 2)
+        dropped = len(ids) - max_len
+        while len(ea) + (len(eb) if eb else 0) > room:
+            (ea if eb is None or len(ea) >= len(eb) else eb).pop()
+        sp = special_ids(tok)
+        ids = [sp["cls"]] + ea + [sp["sep"]] + ((eb + [sp["sep"]]) if eb is not None else [])
+        segs = [0] * (len(ea) + 2) + ([1] * (len(eb) + 1) if eb is not None else [])
+        notices.append(f"Input cut to BERT's {max_len} tokens ({dropped} dropped).")
+    return ids, segs
+
+
+@torch.inference_mode()
+def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list[str]) -> BertResult:
+    tok = ckpt.tokenizer
+    ids, segs = _encode_bert(ckpt, a, b, notices)
+    out = ckpt.model(torch.tensor([ids]), torch.tensor([segs]), need_weights=True)
+    tokens = _pieces(tok, ids)
+    mask_id = special_ids(tok)["mask"]
+    probs = torch.softmax(out.mlm_logits[0].float(), dim=-1)  # (T, V)
+    masks = []
+    for i, t in enumerate(ids):
+        if t == mask_id:
+            p, idx = probs[i].topk(top_k)
+            masks.append(MaskResult(i, [Prediction(tok.id_to_token(j), round(float(q), 6))
+                                        for q, j in zip(p.tolist(), idx.tolist())]))
+    is_next = not_next = None
+    if b is not None:
+        nsp = torch.softmax(out.nsp_logits[0].float(), dim=-1)  # index 0 = IsNext (HF convention)
+        is_next, not_next = round(float(nsp[0]), 6), round(float(nsp[1]), 6)
+    return BertResult(tokens, segs, out.trace.example(0, tokens, segments=segs), masks, is_next, not_next,
+                      out.hidden[0].float().numpy(), out.embeddings[0].float().numpy(), notices)
+
+
+def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = "bert",
+              reg: Registry | None = None) -> BertResult:
+    """Top-k predictions for every [MASK] (any letter case: '[mask]' counts too)."""
+    reg = reg or registry()
+    ckpt = reg.get(name, "bert")
+    top_k = _check_int(top_k, "top-k", 1, MAX_TOP_K)
+    text, notices = clean_text(text)
+    text = _MASK_ANY_CASE.sub("[MASK]", text)
+    b = None
+    if text_b is not None and str(text_b).strip():
+        b, more = clean_text(text_b, "second sentence")
+        b = _MASK_ANY_CASE.sub("[MASK]", b)
+        notices += more
+    if "[MASK]" not in text and (b is None or "[MASK]" not in b):
+        raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
+    res = _run_bert(ckpt, text, b, top_k, notices)
+    if not res.masks:
+        raise UserError("Every [MASK] fell beyond BERT's length limit; put one earlier in the text.")
+    return res
+
+
+def nsp(text_a: str, text_b: str, name: str = "bert", reg: Registry | None = None) -> BertResult:
+    """Next-sentence prediction: P(IsNext) and P(NotNext) for sentence B after sentence A."""
+    reg = reg or registry()
+    ckpt = reg.get(name, "bert")
+    a, notices = clean_text(text_a, "first sentence")
+    b, more = clean_text(text_b, "second sentence")
+    return _run_bert(ckpt, a, b, 5, notices + more)
+
+
+def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> BertResult:
+    """BERT's tokens, attention and vectors for any text (no [MASK] needed)."""
+    reg = reg or registry()
+    ckpt = reg.get(name, "bert")
+    a, notices = clean_text(text)
+    b = None
+    if text_b is not None and str(text_b).strip():
+        b, more = clean_text(text_b, "second sentence")
+        notices += more
+    return _run_bert(ckpt, a, b, 5, notices)
