@@ -89,7 +89,7 @@ class Trainer:
             elapsed = time.time() - t0
             progress = max(step / self.max_steps, elapsed / 60 / self.max_minutes)
             bar.update(1)
-            if step % 50 == 0 or step == 1:
+            if step % max(1, min(50, self.max_steps // 10)) == 0 or step == 1:
                 rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
                        "seconds": round(elapsed, 1)}
                 log.write(json.dumps(rec) + "\n")
@@ -328,7 +328,7 @@ DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
                         warmup=2000, lr_factor=1.0, label_smoothing=0.1, max_steps=100000, average_last=5),
     "seq2seq": dict(d_model=256, d_hidden=256, n_layers=1, dropout=0.2, vocab=6000, max_tokens=8000, lr=2e-3,
                     warmup=200, max_steps=100000, average_last=0),
-    "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=128,
+    "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=64,
                  batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0),
 }
 SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300, max_tokens=600, max_steps=30,
@@ -351,7 +351,7 @@ def parse(argv=None):
     ap.add_argument("--valid-n", type=int, default=1000, help="validation pairs used for checkpoint selection")
     ap.add_argument("--max-minutes", type=float, default=1e9)
     ap.add_argument("--eval-every", type=int, default=1000)
-    ap.add_argument("--max-len", type=int, default=64)
+    ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")
     ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
@@ -363,15 +363,12 @@ def parse(argv=None):
     for k in ("dropout", "lr", "lr_factor", "label_smoothing"):
         ap.add_argument("--" + k.replace("_", "-"), type=float, default=None)
     args = ap.parse_args(argv)
-    merged = {**DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
-    for k, v in merged.items():
-        if getattr(args, k, None) is None or (args.smoke and k in SMOKE and k not in ("max_len",)):
-            setattr(args, k, v)
-    for k in ("d_hidden", "lr", "lr_factor", "label_smoothing", "n_heads", "d_ff", "batch_size", "average_last"):
+    defaults = {"max_len": 64, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
+                "batch_size": 0, "average_last": 0, "pre_ln": False,
+                **DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
+    for k, v in defaults.items():  # explicit flags win over smoke values, which win over the arch defaults
         if getattr(args, k, None) is None:
-            setattr(args, k, {"average_last": 0, "label_smoothing": 0.0}.get(k, 0))
-    if args.pre_ln is None:
-        args.pre_ln = merged.get("pre_ln", False)
+            setattr(args, k, v)
     if args.data_dir is None:
         args.data_dir = FIXTURES if args.smoke else Path("../shared/data")
     return args

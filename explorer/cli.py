@@ -1,0 +1,224 @@
+"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|models`.
+
+Prints JSON Lines: one object per input on stdout, exactly the record's `.to_json()` (the
+same numbers the app shows), so a batch file can be piped into `jq` or pandas. Errors a
+user can cause become `{"error": message}` for that input, a one-line note on stderr and
+exit status 2 at the end; the batch keeps going and no traceback is ever printed.
+
+Masked attention scores are -inf; strict JSON has no infinity, so they are null here
+(`Trace.to_json` does it; anything else non-finite is nulled as a last resort).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import torch
+
+from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
+                                load_registry, nsp, registry, translate)
+
+PROG = "python -m explorer"
+EXIT_USER_ERROR = 2  # argparse also uses 2 for usage errors
+EXIT_INTERNAL_ERROR = 1
+
+SHAPES = """\
+output (one JSON object per input, one per line):
+  translate  {"model", "source_tokens", "target_tokens", "decoder_input_tokens", "translation",
+              "attention": {"cross": [L][H][tgt][src], "enc_self": [L][H][src][src],
+                            "dec_self": [L][H][tgt][tgt], "dec_self_scores": [L][H][tgt][tgt]},
+              "hypotheses", "chosen", "notices"}      (null where the model has none)
+  fill-mask  {"tokens", "segments", "masks": [{"index", "predictions": [{"token", "probability"}]}],
+              "attention": {"enc_self"}, ...}
+  nsp        {"is_next", "not_next", "tokens", "segments", "attention": {"enc_self"}, ...}
+  models     one {"name", "arch", "status", ...} per checkpoint folder
+  error      {"error": message}   (exit status 2 if any input failed)
+masked scores (the causal upper triangle of dec_self_scores) are null in JSON."""
+
+
+# ----------------------------------------------------------------------------- arguments
+
+
+def _folder(value: str) -> Path:
+    path = Path(value)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a folder: {value}")
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Run the Attention Explorer's models and print JSON Lines.",
+        epilog=SHAPES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    assets = argparse.ArgumentParser(add_help=False)
+    assets.add_argument("--assets", type=_folder, default=ASSETS, metavar="DIR",
+                        help="folder of checkpoint folders (default: the repo's assets/)")
+    per_input = argparse.ArgumentParser(add_help=False, parents=[assets])
+    per_input.add_argument("--input", metavar="FILE",
+                           help="read one input per line from FILE (UTF-8, '-' for stdin); blank lines are skipped")
+    per_input.add_argument("--no-attention", action="store_true",
+                           help="leave out the 'attention' arrays (handy for reading)")
+
+    def add(name, help_, positional, positional_help):
+        p = sub.add_parser(name, parents=[per_input], help=help_, description=help_,
+                           epilog=SHAPES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument(positional, nargs="*", help=positional_help)
+        return p
+
+    p = add("translate", "translate a sentence and show every attention map", "text",
+            "the sentence (words are joined with spaces, so quotes are optional)")
+    p.add_argument("--model", required=True, help="a translation model, see `models`")
+    p.add_argument("--beam", type=int, default=1, metavar="N", help=f"beam size, 1 (greedy) to {MAX_BEAM}")
+
+    p = add("fill-mask", "BERT's top-k guesses for every [MASK] (any letter case)", "text",
+            "the sentence with one or more [MASK]")
+    p.add_argument("--top-k", type=int, default=5, metavar="K", help=f"guesses per [MASK], 1 to {MAX_TOP_K}")
+    p.add_argument("--model", default="bert", help="a BERT model (default: bert)")
+
+    p = add("nsp", "BERT's next-sentence prediction: does B follow A?", "sentences",
+            "SENTENCE_A SENTENCE_B; with --input, each line is A<TAB>B")
+    p.add_argument("--model", default="bert", help="a BERT model (default: bert)")
+
+    sub.add_parser("models", parents=[assets], help="list the checkpoints with their metadata and metrics",
+                   description="List every checkpoint folder: metadata and metrics, or why it failed to load.")
+    return parser
+
+
+def _inputs(parser: argparse.ArgumentParser, args) -> list[tuple[str, object]]:
+    """[(where, input)]: `where` labels stderr notes ('line 3' in a batch); an nsp input is a
+    pair, or a UserError for a line that is not `A<TAB>B` so that only that line fails."""
+    positional = args.sentences if args.command == "nsp" else args.text
+    if args.input is not None and positional:
+        parser.error("give the input as arguments or with --input, not both")
+    if args.input is None:
+        if args.command == "nsp":
+            if len(positional) != 2:
+                parser.error("nsp needs two sentences: SENTENCE_A SENTENCE_B (quote each one)")
+            return [("input", tuple(positional))]
+        if not positional:
+            parser.error("give the text to process, or --input FILE")
+        return [("input", " ".join(positional))]
+
+    try:
+        raw = sys.stdin.buffer.read() if args.input == "-" else Path(args.input).read_bytes()
+    except OSError as e:
+        parser.error(f"cannot read --input {args.input}: {e.strerror or e}")
+    # utf-8-sig drops a BOM; split on \n only, since str.splitlines() would also split on
+    # characters like U+2028 that may sit inside a sentence.
+    lines = raw.decode("utf-8-sig", errors="replace").split("\n")
+    out = []
+    for n, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        if args.command == "nsp":
+            a, tab, b = line.partition("\t")
+            out.append((f"line {n}", (a, b) if tab else
+                        UserError("Expected two sentences separated by a tab: SENTENCE_A<TAB>SENTENCE_B.")))
+        else:
+            out.append((f"line {n}", line))
+    return out
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def _record(args, reg: Registry, item) -> dict:
+    if isinstance(item, UserError):
+        raise item
+    if args.command == "translate":
+        rec = translate(args.model, item, beam=args.beam, reg=reg)
+    elif args.command == "fill-mask":
+        rec = fill_mask(item, top_k=args.top_k, name=args.model, reg=reg)
+    else:
+        rec = nsp(item[0], item[1], name=args.model, reg=reg)
+    out = rec.to_json()
+    if args.no_attention:
+        out.pop("attention", None)
+    return out
+
+
+def _finite(x):
+    """Non-finite floats -> None, recursively (strict JSON has no NaN or Infinity)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def dumps(obj) -> str:
+    """Strict, one-line JSON; the slow non-finite scrub only runs when it is needed."""
+    try:
+        return json.dumps(obj, allow_nan=False, ensure_ascii=False)
+    except ValueError:
+        return json.dumps(_finite(obj), allow_nan=False, ensure_ascii=False)
+
+
+def _emit(obj) -> None:
+    sys.stdout.write(dumps(obj) + "\n")
+    sys.stdout.flush()  # stream a long batch line by line
+
+
+def _load(assets: Path) -> Registry:
+    if assets.resolve() == ASSETS.resolve():
+        return registry()  # the process-wide one, loaded once (tests call main() many times)
+    return load_registry(assets)
+
+
+def run(args, parser: argparse.ArgumentParser) -> int:
+    items = [] if args.command == "models" else _inputs(parser, args)
+    torch.set_num_threads(min(4, os.cpu_count() or 1))
+    reg = _load(args.assets)
+    if args.command == "models":
+        for entry in reg.describe():
+            _emit(entry)
+        if not reg.models and not reg.errors:
+            print(f"{PROG}: no checkpoint folders in {args.assets}", file=sys.stderr)
+            return EXIT_USER_ERROR
+        return 0
+
+    status = 0
+    for where, item in items:
+        try:
+            _emit(_record(args, reg, item))
+        except UserError as e:
+            _emit({"error": str(e)})
+            print(f"{PROG} {args.command}: {where}: {e}", file=sys.stderr)
+            status = status or EXIT_USER_ERROR
+        except Exception as e:  # a bug, not the user's fault: report it and keep going
+            _emit({"error": f"Internal error ({type(e).__name__}): {e}"})
+            print(f"{PROG} {args.command}: {where}: internal error ({type(e).__name__}): {e}", file=sys.stderr)
+            status = EXIT_INTERNAL_ERROR
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status (argparse usage errors raise SystemExit(2))."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") != "utf8" \
+            and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")  # ensure_ascii=False output is UTF-8 everywhere
+    try:
+        return run(args, parser)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `... | head -1`: the reader left, nothing more to say
+        try:
+            sys.stdout = open(os.devnull, "w")  # so the interpreter's final flush stays quiet
+        except OSError:
+            pass
+        return 0
+    except Exception as e:  # e.g. a checkpoint that breaks the loader in an unforeseen way
+        print(f"{PROG}: internal error ({type(e).__name__}): {e}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
