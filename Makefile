@@ -1,0 +1,21 @@
+# The two commands of the README.
+PY ?= python3
+
+.PHONY: run test install install-dev chromium
+
+run: install        ## install the runtime and start the app on http://127.0.0.1:7860
+	$(PY) app.py
+
+test: install-dev chromium   ## install everything the tests need, then run them all
+	$(PY) -m pytest -q
+
+install:
+	$(PY) -m pip install -q -r requirements.txt
+
+install-dev:
+	$(PY) -m pip install -q -r requirements-dev.txt
+
+# The browser test drives Debian's Chromium (a browser download by Playwright is not possible offline).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || apt-get install -y -q chromium >/dev/null 2>&1 \
+		|| (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
