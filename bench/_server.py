@@ -1,0 +1,51 @@
+"""Start `python app.py` on a free port and wait until it answers (shared by the benchmarks)."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int | None = None, env: dict | None = None, on_spawn=None) -> tuple[subprocess.Popen, str, float]:
+    """(process, url, seconds until the first HTTP 200). The app loads every model before it listens."""
+    port = port or free_port()
+    e = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=e, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    if on_spawn:
+        on_spawn(proc.pid)
+    url = f"http://127.0.0.1:{port}/"
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"app.py exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return proc, url, time.perf_counter() - t0
+        except OSError:
+            pass
+        if time.perf_counter() - t0 > 120:
+            proc.kill()
+            raise RuntimeError("app.py did not answer within 120 s")
+        time.sleep(0.05)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
