@@ -1,7 +1,5 @@
 """`python -m explorer ...`: see explorer/cli.py (or `python -m explorer --help`)."""
-import sys
-
-from explorer.cli import main
+from explorer.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

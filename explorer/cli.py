@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
-                                load_registry, nsp, registry, translate)
+                                load_registry, nsp, translate)
 
 PROG = "python -m explorer"
 EXIT_USER_ERROR = 2  # argparse also uses 2 for usage errors
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[per_input], help=help_, description=help_,
                            epilog=SHAPES, formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument(positional, nargs="*", help=positional_help)
+        p.set_defaults(command_parser=p)  # so input errors print this command's usage
         return p
 
     p = add("translate", "translate a sentence and show every attention map", "text",
@@ -90,9 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _inputs(parser: argparse.ArgumentParser, args) -> list[tuple[str, object]]:
+def _inputs(args) -> list[tuple[str | None, object]]:
     """[(where, input)]: `where` labels stderr notes ('line 3' in a batch); an nsp input is a
     pair, or a UserError for a line that is not `A<TAB>B` so that only that line fails."""
+    parser = args.command_parser
     positional = args.sentences if args.command == "nsp" else args.text
     if args.input is not None and positional:
         parser.error("give the input as arguments or with --input, not both")
@@ -100,10 +102,10 @@ def _inputs(parser: argparse.ArgumentParser, args) -> list[tuple[str, object]]:
         if args.command == "nsp":
             if len(positional) != 2:
                 parser.error("nsp needs two sentences: SENTENCE_A SENTENCE_B (quote each one)")
-            return [("input", tuple(positional))]
+            return [(None, tuple(positional))]
         if not positional:
             parser.error("give the text to process, or --input FILE")
-        return [("input", " ".join(positional))]
+        return [(None, " ".join(positional))]
 
     try:
         raw = sys.stdin.buffer.read() if args.input == "-" else Path(args.input).read_bytes()
@@ -168,16 +170,27 @@ def _emit(obj) -> None:
     sys.stdout.flush()  # stream a long batch line by line
 
 
-def _load(assets: Path) -> Registry:
-    if assets.resolve() == ASSETS.resolve():
-        return registry()  # the process-wide one, loaded once (tests call main() many times)
-    return load_registry(assets)
+_SHIPPED: dict[str | None, Registry] = {}  # assets/ is read-only: reuse across main() calls (tests)
 
 
-def run(args, parser: argparse.ArgumentParser) -> int:
-    items = [] if args.command == "models" else _inputs(parser, args)
-    torch.set_num_threads(min(4, os.cpu_count() or 1))
-    reg = _load(args.assets)
+def _load(assets: Path, name: str | None = None) -> Registry:
+    """The registry for `name` alone (a CLI run needs one model, and loading all of them
+    costs seconds), or all of assets/ when no name is given or it is not a folder there,
+    so that the 'Unknown model' error can list the alternatives."""
+    shipped = assets.resolve() == ASSETS.resolve()
+    if shipped and name in _SHIPPED:
+        return _SHIPPED[name]
+    reg = load_registry(assets, names=None if name is None else {name})
+    if name is not None and name not in reg.models and name not in reg.errors:
+        return _load(assets, None)
+    if shipped:
+        _SHIPPED[name] = reg
+    return reg
+
+
+def run(args) -> int:
+    items = [] if args.command == "models" else _inputs(args)
+    reg = _load(args.assets, getattr(args, "model", None))
     if args.command == "models":
         for entry in reg.describe():
             _emit(entry)
@@ -188,37 +201,48 @@ def run(args, parser: argparse.ArgumentParser) -> int:
 
     status = 0
     for where, item in items:
+        label = f"{PROG} {args.command}: " + (f"{where}: " if where else "")
         try:
             _emit(_record(args, reg, item))
         except UserError as e:
             _emit({"error": str(e)})
-            print(f"{PROG} {args.command}: {where}: {e}", file=sys.stderr)
+            print(f"{label}{e}", file=sys.stderr)
             status = status or EXIT_USER_ERROR
+        except BrokenPipeError:
+            raise
         except Exception as e:  # a bug, not the user's fault: report it and keep going
             _emit({"error": f"Internal error ({type(e).__name__}): {e}"})
-            print(f"{PROG} {args.command}: {where}: internal error ({type(e).__name__}): {e}", file=sys.stderr)
+            print(f"{label}internal error ({type(e).__name__}): {e}", file=sys.stderr)
             status = EXIT_INTERNAL_ERROR
     return status
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit status (argparse usage errors raise SystemExit(2))."""
+    """Run one command; returns the exit status (argparse usage errors raise SystemExit(2)).
+    Leaves process-wide settings alone, so tests and notebooks can call it; see `entry`."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") != "utf8" \
-            and hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")  # ensure_ascii=False output is UTF-8 everywhere
     try:
-        return run(args, parser)
+        return run(args)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `... | head -1`: the reader left, nothing more to say
-        try:
-            sys.stdout = open(os.devnull, "w")  # so the interpreter's final flush stays quiet
-        except OSError:
+        try:  # point stdout at devnull so the interpreter's final flush stays quiet (Python docs' recipe)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
             pass
         return 0
     except Exception as e:  # e.g. a checkpoint that breaks the loader in an unforeseen way
         print(f"{PROG}: internal error ({type(e).__name__}): {e}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
+
+
+def entry() -> None:
+    """`python -m explorer`: the process is ours, so pick torch's thread count here. A few
+    threads speed up these small models; more only contend (and CPU quotas may be small)."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    torch.set_num_threads(min(4, cpus or 1))
+    if (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
+        sys.stdout.reconfigure(encoding="utf-8")  # ensure_ascii=False output is UTF-8 on any locale
+    sys.exit(main())

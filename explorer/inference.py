@@ -51,7 +51,8 @@ class Registry:
             raise UserError(f"Unknown model '{name}'. Available: {known}.")
         ckpt = self.models[name]
         if kind and ckpt.config.arch not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not {kind}.")
+            wanted = " or ".join(kind) if isinstance(kind, tuple) else kind
+            raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not a {wanted} model.")
         return ckpt
 
     def names(self, kind=None) -> list[str]:
@@ -69,10 +70,14 @@ class Registry:
         return out
 
 
-def load_registry(assets: Path = ASSETS) -> Registry:
+def load_registry(assets: Path = ASSETS, names=None) -> Registry:
+    """Load every checkpoint folder under `assets`, or only those whose folder name is in
+    `names` (the CLI loads just the model it runs)."""
     reg = Registry()
     for folder in sorted(Path(assets).iterdir()) if Path(assets).is_dir() else []:
         if not folder.is_dir() or folder.name.startswith((".", "_")):
+            continue
+        if names is not None and folder.name not in names:
             continue
         try:
             reg.models[folder.name] = load(folder)
