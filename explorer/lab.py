@@ -1,0 +1,502 @@
+"""Analysis lab: the computations behind the explorer's deeper views, as plain records.
+
+Numbers come from explorer.inference (the one inference layer) wherever its records carry
+them. Where a view needs something those records do not carry (encoder states, one
+layer's queries and keys, the embedding table), the registry's shared modules are read
+directly, read-only and under `torch.inference_mode()`, and a test pins the result to the
+inference layer's own numbers. Records hold tokens and numpy arrays; explorer/lab_figures.py
+draws them.
+
+* `compare_score_functions`: one sentence through the five RNN encoder-decoders, i.e. the
+  score functions of Luong et al. 2015 (dot, general, eq. 8), Vaswani et al. 2017 (scaled
+  dot, eq. 1), Bahdanau et al. 2015 (additive, app. A.1.2) and Sutskever et al. 2014 (none).
+* `length_table`: test BLEU by source length, the figure of Bahdanau et al. 2015 (fig. 2).
+* `rollout`, `attention_rollout`: attention rollout, Abnar & Zuidema 2020, "Quantifying
+  Attention Flow in Transformers", eq. 1 with the residual folded in as 0.5 A + 0.5 I.
+* `positional`: sinusoidal positions, Vaswani et al. 2017 sec. 3.5, and what adding them
+  does to a sentence's embeddings (sec. 3.4 scales the embeddings by sqrt(d_model)).
+* `contextual_similarity`: one word's vector across contexts vs its static embedding
+  (Ethayarajh 2019, "How Contextual are Contextualized Word Representations?").
+* `query_key`: one head's q . k_j / sqrt(d_k) terms and softmax (Vaswani et al. 2017,
+  eq. 1), the "neuron view" of bertviz (Vig 2019).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Registry, UserError, clean_text, encode_bert,
+                                registry, translate)
+from models.tokenizers import special_ids
+from models.transformer import sinusoidal_positions
+
+SCORE_MODELS = ("seq2seq-dot", "seq2seq-scaled_dot", "seq2seq-general", "seq2seq-additive", "seq2seq-none")
+MAX_SENTENCES = 8  # contexts compared at once in contextual_similarity
+MAX_POSITIONS = 512  # positional(): largest table drawn (512 x 512 similarity)
+MAX_D_MODEL = 2048
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _whole(value, what: str, lo: int, hi: int) -> int:
+    """A whole number in [lo, hi], or a UserError that states the valid range."""
+    if hi < lo:
+        raise UserError(f"There is no {what.lower()} to choose from.")
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"{what} must be a whole number from {lo} to {hi}.") from None
+    if v != value and not isinstance(value, str) or not lo <= v <= hi:
+        raise UserError(f"{what} must be from {lo} to {hi} (got {value}).")
+    return v
+
+
+def _index(value, what: str, n: int) -> int:
+    """A 0-based index into n items (layers, heads, tokens)."""
+    return _whole(value, what, 0, n - 1)
+
+
+def row_entropy(att) -> np.ndarray:
+    """Entropy in nats of each attention row, over the last axis: -sum_k p log p (0 log 0 = 0).
+
+    Works on any shape [..., k]: (T, S) cross attention gives (T,), [L, H, T, T] gives [L, H, T].
+    A uniform row over k keys has entropy log(k); a one-hot row has 0.
+    """
+    p = np.asarray(att, dtype=np.float64)
+    logp = np.log(np.where(p > 0, p, 1.0))  # log 1 = 0 stands in where p = 0
+    return -(p * logp).sum(-1)
+
+
+def cosine_matrix(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """Cosine similarity between the rows of a (N, d) and of b (M, d) (default: a): (N, M)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = a if b is None else np.asarray(b, dtype=np.float64)
+    na = a / np.maximum(np.linalg.norm(a, axis=-1, keepdims=True), 1e-12)
+    nb = b / np.maximum(np.linalg.norm(b, axis=-1, keepdims=True), 1e-12)
+    return na @ nb.T
+
+
+def _source_encoding(ckpt, text: str):
+    """A translation model's source encoding exactly as inference.translate makes it:
+    the tokenizer's Encoding (for offsets), the ids kept, and src = ids + </s> as (1, S)."""
+    tok = ckpt.tokenizer
+    enc = tok.encode(text, add_special_tokens=False)
+    limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
+    ids = enc.ids[:limit]
+    if not ids:
+        raise UserError("The sentence has no translatable tokens.")
+    src = torch.tensor([ids + [special_ids(tok)["eos"]]])  # (1, S)
+    return enc, len(ids), src
+
+
+# ----------------------------------------------------------------------------- 1. score functions
+
+
+@dataclass(frozen=True)
+class ScoreFunctionResult:
+    name: str  # checkpoint, e.g. "seq2seq-dot"
+    score: str  # its score function: dot, scaled_dot, general, additive or none
+    translation: str
+    source_tokens: list[str]  # key axis of cross, ending in </s>
+    target_tokens: list[str]  # query axis of cross: row t produced token t
+    cross: np.ndarray | None  # (T, S) cross attention; None when the model has no attention
+    entropy: np.ndarray | None  # (T,) nats per target row
+    mean_entropy: float | None
+    max_entropy: float  # log(S): the entropy of uniform attention over the source
+
+
+@dataclass(frozen=True)
+class ScoreComparison:
+    text: str
+    results: list[ScoreFunctionResult]  # in SCORE_MODELS order, absent models left out
+    notices: list[str]
+
+
+def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None = None) -> ScoreComparison:
+    """Translate `text` greedily with each RNN encoder-decoder and measure how peaked its
+    cross attention is (row entropy): dot vs scaled dot vs general vs additive vs none."""
+    reg = reg or registry()
+    results, notices = [], []
+    for name in names:
+        if name not in reg.names("seq2seq"):
+            notices.append(f"{name} is not available{': ' + reg.errors[name] if name in reg.errors else ''}.")
+            continue
+        r = translate(name, text, reg=reg)
+        cross = None if r.trace.cross is None else r.trace.cross[0, 0]  # (T, S): one layer, one head
+        ent = None if cross is None else row_entropy(cross)
+        results.append(ScoreFunctionResult(
+            name, reg.get(name).config.attention, r.translation, r.source_tokens, r.target_tokens, cross, ent,
+            None if ent is None else float(ent.mean()), math.log(len(r.source_tokens))))
+        notices += [f"{name}: {n}" for n in r.notices]
+    if not results:
+        raise UserError("None of the RNN encoder-decoders is available: " + " ".join(notices))
+    return ScoreComparison(clean_text(text)[0], results, notices)
+
+
+# ----------------------------------------------------------------------------- 2. BLEU by length
+
+FAMILIES = ("RNN, no attention", "RNN + attention", "Transformer")
+LENGTH_COLUMNS = ["model", "family", "direction", "bucket", "n", "bleu"]
+
+
+@dataclass(frozen=True)
+class LengthTable:
+    table: pd.DataFrame  # long table, columns LENGTH_COLUMNS, one row per (model, bucket)
+    message: str  # what the table shows, or why it is empty
+
+
+def _family(arch: str | None, attention: str | None) -> str | None:
+    if arch == "transformer":
+        return "Transformer"
+    if arch == "seq2seq":
+        return "RNN, no attention" if attention == "none" else "RNN + attention"
+    return None
+
+
+def _bucket_start(bucket: str) -> int:
+    m = re.match(r"\d+", str(bucket))
+    return int(m.group()) if m else 10**9
+
+
+def length_table(assets: Path | str = ASSETS) -> LengthTable:
+    """BLEU by source-length bucket (test split) of every translation model under `assets`,
+    read from metrics.json's test.bleu_by_length as written by `models.evaluate --write`.
+
+    Only the JSON files are read (no model is loaded). Models without the key are listed in
+    the message; an empty table comes with a message saying how to fill it.
+    """
+    rows, lacking, broken = [], [], []
+    folders = sorted(p for p in Path(assets).iterdir() if p.is_dir()) if Path(assets).is_dir() else []
+    for folder in folders:
+        try:
+            metrics = json.loads((folder / "metrics.json").read_text(encoding="utf-8"))
+            cfg_file = folder / "config.json"
+            config = json.loads(cfg_file.read_text(encoding="utf-8")) if cfg_file.is_file() else {}
+        except (OSError, ValueError):
+            broken.append(folder.name)
+            continue
+        if not isinstance(metrics, dict):
+            broken.append(folder.name)
+            continue
+        arch = metrics.get("arch") or config.get("arch")
+        attention = (metrics.get("hyperparameters") or {}).get("attention") or (config.get("config") or {}).get("attention")
+        family = _family(arch, attention)
+        if family is None:  # BERT and anything else that does not translate
+            continue
+        direction = (metrics.get("data") or {}).get("direction", "")
+        test = metrics.get("test")
+        buckets = test.get("bleu_by_length") if isinstance(test, dict) else None
+        if not isinstance(buckets, list) or not buckets:
+            lacking.append(folder.name)
+            continue
+        for b in buckets:
+            try:
+                rows.append({"model": folder.name, "family": family, "direction": str(direction),
+                             "bucket": str(b["bucket"]), "n": int(b["n"]), "bleu": float(b["bleu"])})
+            except (KeyError, TypeError, ValueError):
+                broken.append(folder.name)
+    table = pd.DataFrame(rows, columns=LENGTH_COLUMNS)
+    if not table.empty:
+        table = (table.assign(_f=table.family.map(FAMILIES.index), _b=table.bucket.map(_bucket_start))
+                 .sort_values(["direction", "_f", "model", "_b"]).drop(columns=["_f", "_b"]).reset_index(drop=True))
+        table["n"] = table["n"].astype(int)
+    parts = []
+    if table.empty:
+        parts.append("No translation model has test.bleu_by_length in its metrics.json yet "
+                     "(run `python -m models.evaluate assets/<model> --write`).")
+    else:
+        parts.append(f"Test BLEU by source length (words) for {table.model.nunique()} model(s).")
+    if lacking and not table.empty:
+        parts.append(f"Not evaluated yet: {', '.join(sorted(set(lacking)))}.")
+    if broken:
+        parts.append(f"Unreadable metrics: {', '.join(sorted(set(broken)))}.")
+    return LengthTable(table, " ".join(parts))
+
+
+# ----------------------------------------------------------------------------- 3. rollout
+
+
+def rollout_layers(att, add_residual: bool = True) -> np.ndarray:
+    """Cumulative attention rollout after each layer (Abnar & Zuidema 2020): [L, T, T].
+
+    A_l = mean over heads of att[l]; with add_residual, A_l = 0.5 A_l + 0.5 I (the residual
+    connection carries the token itself); rows re-normalised; R_l = A_l R_{l-1}, R_0 = I.
+    Row i of R_l says how much of each input token flows into position i after layer l.
+    """
+    att = np.asarray(att, dtype=np.float64)
+    if att.ndim != 4 or att.shape[-1] != att.shape[-2]:
+        raise ValueError(f"rollout needs self-attention [layers, heads, T, T], got shape {att.shape}")
+    L, _, T, _ = att.shape
+    eye = np.eye(T)
+    out, r = np.empty((L, T, T)), eye
+    for layer in range(L):
+        a = att[layer].mean(0)  # (T, T)
+        if add_residual:
+            a = 0.5 * a + 0.5 * eye
+        s = a.sum(-1, keepdims=True)
+        a = np.divide(a, s, out=np.zeros_like(a), where=s > 0)  # a padded (all-zero) row stays 0
+        r = a @ r
+        out[layer] = r
+    return out
+
+
+def rollout(att, add_residual: bool = True) -> np.ndarray:
+    """Attention rollout through all layers, [T, T]: the last of `rollout_layers`."""
+    return rollout_layers(att, add_residual)[-1]
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    model: str
+    tokens: list[str]
+    attention: np.ndarray  # [L, H, T, T] raw self-attention
+    head_mean: np.ndarray  # [L, T, T] mean over heads
+    rollout: np.ndarray  # [L, T, T] cumulative rollout after each layer (residual added)
+    entropy: np.ndarray  # [L, H, T] row entropy in nats
+
+
+def attention_rollout(text: str, name: str = "bert", reg: Registry | None = None) -> RolloutResult:
+    """Rollout of BERT's self-attention, or of a Transformer translation model's encoder."""
+    reg = reg or registry()
+    ckpt = reg.get(name, ("bert", "transformer"))
+    if ckpt.config.arch == "bert":
+        r = encode_bert(text, name=name, reg=reg)
+        tokens, att = r.tokens, r.trace.enc_self
+    else:
+        r = translate(name, text, reg=reg)
+        tokens, att = r.source_tokens, r.trace.enc_self
+    att = np.asarray(att, dtype=np.float64)
+    return RolloutResult(name, list(tokens), att, att.mean(1), rollout_layers(att), row_entropy(att))
+
+
+# ----------------------------------------------------------------------------- 4. positions
+
+
+@dataclass(frozen=True)
+class PositionalSentence:
+    model: str
+    tokens: list[str]  # the source tokens, as translate() makes them (ending in </s>)
+    embedding: np.ndarray  # (T, d_model) token embedding * sqrt(d_model)
+    pe: np.ndarray  # (T, d_model) the model's positional table, rows 0..T-1
+    total: np.ndarray  # (T, d_model) embedding + pe: what the first encoder layer reads
+    cos_before: np.ndarray  # (T, T) cosine between positions' embeddings
+    cos_after: np.ndarray  # (T, T) cosine between positions after adding pe
+    embedding_norm: np.ndarray  # (T,)
+    pe_norm: np.ndarray  # (T,) sqrt(d_model / 2) for every position
+
+
+@dataclass(frozen=True)
+class PositionalResult:
+    pe: np.ndarray  # (max_len, d_model) PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...)
+    similarity: np.ndarray  # (max_len, max_len) PE . PE^T: depends only on the offset between positions
+    sentence: PositionalSentence | None
+
+
+@torch.inference_mode()
+def positional(max_len: int = 64, d_model: int = 128, text: str | None = None, name: str = "transformer-en-fr",
+               reg: Registry | None = None) -> PositionalResult:
+    """The sinusoidal table and its dot-product similarity; with `text`, what adding the
+    table does to that sentence's token embeddings in translation model `name` (which
+    uses its own d_model, not the one asked for the table)."""
+    max_len = _whole(max_len, "Number of positions", 1, MAX_POSITIONS)
+    d_model = _whole(d_model, "d_model", 2, MAX_D_MODEL)
+    if d_model % 2:
+        raise UserError(f"d_model must be even: dimensions come in sin/cos pairs (got {d_model}).")
+    pe = sinusoidal_positions(max_len, d_model).double().numpy()
+    sentence = None
+    if text is not None and str(text).strip():
+        reg = reg or registry()
+        ckpt = reg.get(name, "transformer")
+        model, c = ckpt.model, ckpt.config
+        text, _ = clean_text(text)
+        _, _, src = _source_encoding(ckpt, text)
+        emb = (model.src_emb(src)[0] * math.sqrt(c.d_model)).double()  # (T, d_model), sec. 3.4
+        table = model.pe[: src.size(1)].double()  # (T, d_model)
+        total = emb + table
+        e, t, s = emb.numpy(), table.numpy(), total.numpy()
+        sentence = PositionalSentence(name, [ckpt.tokenizer.id_to_token(i) for i in src[0].tolist()], e, t, s,
+                                      cosine_matrix(e), cosine_matrix(s), np.linalg.norm(e, axis=-1),
+                                      np.linalg.norm(t, axis=-1))
+    return PositionalResult(pe, pe @ pe.T, sentence)
+
+
+# ----------------------------------------------------------------------------- 5. contextual vectors
+
+EXAMPLES = {  # word -> (model, contexts); 배 = boat / pear / belly
+    "bank": ("bert", ["I sat on the bank of the river.", "I deposited money at the bank.",
+                      "The bank raised interest rates."]),
+    "stick": ("bert", ["Let's stick to the plan.", "He hit the ball with a stick."]),
+    "배": ("transformer-ko-en", ["배가 바다 위에 있어요.", "이 배는 달아요.", "배가 아파요."]),
+}
+
+
+@dataclass(frozen=True)
+class ContextualResult:
+    model: str
+    source: str  # which vectors: "BERT last layer" or "Transformer encoder output"
+    word: str
+    sentences: list[str]
+    tokens: list[list[str]]  # each sentence's tokens as the model sees them
+    positions: list[list[int]]  # the word's token positions in each sentence
+    vectors: np.ndarray  # (N, d_model) contextual vector, mean over the word's pieces
+    static: np.ndarray  # (N, d_model) static input embedding, mean over the same pieces
+    similarity: np.ndarray  # (N, N) cosine between the contexts
+    static_similarity: np.ndarray  # (N, N) cosine between the static vectors (1 when the pieces agree)
+    to_static: np.ndarray  # (N,) cosine of each contextual vector with its static embedding
+    vocab_tokens: list[str]  # vocabulary entries that contain the word (up to 20)
+    notices: list[str]
+
+
+def _has_hangul(s: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in s)
+
+
+def _word_positions(word: str, text: str, offsets, n_tokens: int) -> tuple[list[int], list[str]]:
+    """Token positions covering the first occurrence of `word` in `text` (case-insensitive).
+
+    English words must stand alone ("bank" is not found in "banking"); a Korean word may
+    carry attached particles/endings (배가, 배는), which is how Korean is written.
+    """
+    tail = "" if _has_hangul(word[-1]) else r"(?!\w)"
+    found = list(re.finditer(r"(?<!\w)" + re.escape(word) + tail, text, flags=re.IGNORECASE))
+    if not found:
+        raise UserError(f"'{word}' does not occur as a word in: {text}")
+    start, end = found[0].span()
+    pos = [i for i, (s, e) in enumerate(offsets[:n_tokens]) if s < end and start < e and e > s]
+    notices = [f"'{word}' occurs {len(found)} times in '{text}'; the first is used."] if len(found) > 1 else []
+    if not pos:
+        raise UserError(f"'{word}' in '{text}' falls beyond the model's length limit.")
+    return pos, notices
+
+
+@torch.inference_mode()
+def contextual_similarity(word: str, sentences=None, name: str | None = None,
+                          reg: Registry | None = None) -> ContextualResult:
+    """One word in several sentences: its contextual vector in each (averaged over its
+    subword pieces), the cosine between contexts, and the cosine with its static embedding.
+
+    BERT gives last-layer hidden states (encode_bert's `hidden`); a Transformer translation
+    model gives its ENCODER outputs (model.encode(src)[0]). `sentences` may be a list or one
+    string with a sentence per line; left out, EXAMPLES supplies them (and the model).
+    """
+    reg = reg or registry()
+    word, notices = clean_text(word, "word")
+    example = EXAMPLES.get(word.lower())
+    if sentences is None or (isinstance(sentences, str) and not sentences.strip()) or (
+            not isinstance(sentences, str) and not list(sentences)):
+        if example is None:
+            raise UserError(f"Give sentences that use '{word}', one per line.")
+        sentences = example[1]
+    name = name or (example[0] if example else "bert")
+    if isinstance(sentences, str):
+        sentences = sentences.splitlines()
+    sentences = [clean_text(s)[0] for s in sentences if isinstance(s, str) and s.strip()]
+    if not sentences:
+        raise UserError(f"Give sentences that use '{word}', one per line.")
+    if len(sentences) > MAX_SENTENCES:
+        notices.append(f"Only the first {MAX_SENTENCES} sentences are compared.")
+        sentences = sentences[:MAX_SENTENCES]
+    ckpt = reg.get(name, ("bert", "transformer"))
+    tok = ckpt.tokenizer
+    vocab_tokens = sorted({t for t in tok.get_vocab() if word.lower() in t.lstrip("▁").removeprefix("##").lower()},
+                          key=lambda t: (len(t), t))[:20]
+    unk = special_ids(tok).get("unk")
+    tokens, positions, vectors, static = [], [], [], []
+    if ckpt.config.arch == "bert":
+        source = "BERT last layer"
+        for s in sentences:
+            r = encode_bert(s, name=name, reg=reg)
+            enc = tok.encode(s)  # encode_bert's own call, for the character offsets
+            pos, more = _word_positions(word, s, enc.offsets, len(r.tokens) - 1)  # never the final [SEP]
+            if [enc.tokens[i] for i in pos] != [r.tokens[i] for i in pos]:
+                raise RuntimeError("contextual_similarity's tokenisation drifted from encode_bert's")
+            if unk is not None and any(enc.ids[i] == unk for i in pos):
+                raise UserError(f"'{word}' is unknown to {name}'s vocabulary ([UNK]).")
+            tokens.append(r.tokens), positions.append(pos)
+            vectors.append(r.hidden[pos].mean(0)), static.append(r.static[pos].mean(0))
+            notices += more
+    else:
+        source = "Transformer encoder output"
+        if not vocab_tokens:
+            raise UserError(f"'{word}' is not (part of) any token in {name}'s vocabulary of "
+                            f"{tok.get_vocab_size()} tokens, so it has no static embedding to compare with.")
+        model = ckpt.model
+        for s in sentences:
+            enc, n, src = _source_encoding(ckpt, s)
+            pos, more = _word_positions(word, s, enc.offsets, n)
+            if unk is not None and any(enc.ids[i] == unk for i in pos):
+                raise UserError(f"'{word}' is unknown to {name}'s vocabulary (<unk>).")
+            memory = model.encode(src)[0][0]  # (S, d_model)
+            ids = src[0, pos]
+            tokens.append([tok.id_to_token(i) for i in src[0].tolist()]), positions.append(pos)
+            vectors.append(memory[pos].mean(0).double().numpy())
+            static.append(model.src_emb(ids).mean(0).double().numpy())
+            notices += more
+    vectors, static = np.stack(vectors).astype(np.float64), np.stack(static).astype(np.float64)
+    return ContextualResult(name, source, word, sentences, tokens, positions, vectors, static,
+                            cosine_matrix(vectors), cosine_matrix(static), np.diag(cosine_matrix(vectors, static)),
+                            vocab_tokens, notices)
+
+
+# ----------------------------------------------------------------------------- 6. query / key
+
+
+@dataclass(frozen=True)
+class QueryKeyResult:
+    tokens: list[str]
+    layer: int
+    head: int
+    query_index: int
+    d_k: int
+    q: np.ndarray  # (d_k,) the query of token query_index in this head
+    k: np.ndarray  # (T, d_k) one key per token
+    products: np.ndarray  # (T, d_k) q * k_j / sqrt(d_k): row j sums to scores[j]
+    scores: np.ndarray  # (T,) q . k_j / sqrt(d_k), the pre-softmax scores (-inf for a padded key)
+    probs: np.ndarray  # (T,) softmax(scores)
+    model_probs: np.ndarray  # (T,) the same row of encode_bert's trace, for comparison
+
+
+@torch.inference_mode()
+def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, text_b: str | None = None,
+              name: str = "bert", reg: Registry | None = None) -> QueryKeyResult:
+    """How one head of one BERT layer turns a query and the keys into attention.
+
+    BERT is run explicitly: embeddings, then layers 0..layer-1 (the model's own modules),
+    then the chosen layer's input (LayerNorm'ed first when the model is pre-LN), its q/k
+    projections split into heads, q . k_j / sqrt(d_k) and the softmax.
+    """
+    reg = reg or registry()
+    ckpt = reg.get(name, "bert")
+    model, c, tok = ckpt.model, ckpt.config, ckpt.tokenizer
+    layer = _index(layer, "Layer", c.n_layers)
+    head = _index(head, "Head", c.n_heads)
+    r = encode_bert(text, text_b, name=name, reg=reg)  # the tokens and trace on screen
+    T = len(r.tokens)
+    query_index = _index(query_index, "Query index", T)
+    ids = torch.tensor([[tok.token_to_id(t) for t in r.tokens]])  # (1, T)
+    segs = torch.tensor([r.segments])  # (1, T)
+    key_mask = (ids != c.pad_id)[:, None, None, :]  # (1, 1, 1, T), as Bert.forward builds it
+    x, _ = model.embeddings(ids, segs)  # (1, T, d_model)
+    for block in model.layers[:layer]:
+        x, _ = block(x, key_mask, True)
+    block = model.layers[layer]
+    h = block.attn_norm(x) if block.pre_ln else x  # what the attention reads
+    attn = block.attn
+    d_k = attn.d_head
+    q = attn.q_proj(h).view(1, T, attn.n_heads, d_k)[0, :, head]  # (T, d_k)
+    k = attn.k_proj(h).view(1, T, attn.n_heads, d_k)[0, :, head]  # (T, d_k)
+    scores = (q[query_index] @ k.T) / math.sqrt(d_k)  # (T,), as scaled_dot_product computes it
+    scores = scores.masked_fill(~key_mask[0, 0, 0], float("-inf"))
+    probs = torch.softmax(scores, dim=-1)
+    products = q[query_index] * k / math.sqrt(d_k)  # (T, d_k)
+    return QueryKeyResult(list(r.tokens), layer, head, query_index, d_k, q[query_index].double().numpy(),
+                          k.double().numpy(), products.double().numpy(), scores.double().numpy(),
+                          probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64))

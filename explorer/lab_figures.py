@@ -1,0 +1,361 @@
+"""Figures for the analysis lab (explorer/lab.py): numpy arrays and tokens in, plotly Figure out.
+
+Pure, like explorer/figures.py: no torch, no models, no gradio, and no knowledge of a
+model's layer or head count. Every token, sentence or word that reaches a label or a hover
+is passed through html.escape (plotly renders a subset of HTML in labels). Token axes use
+integer positions with the tokens as tick text, so a repeated token ("the ... the") keeps
+its own row instead of being merged by a categorical axis.
+"""
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+BLUES = "Blues"
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+# one hue per family (the comparison that matters), shades within it for its models
+FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
+                 "RNN + attention": ["#08519c", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef"],
+                 "Transformer": ["#d62728", "#ff9896"]}
+
+
+def _esc(s) -> str:
+    return html.escape(str(s))
+
+
+def _short(s, n: int = 40) -> str:
+    s = str(s)
+    return _esc(s if len(s) <= n else s[: n - 1] + "…")
+
+
+def _field(obj, name):
+    """Attribute or mapping key: figures accept lab's records or their JSON dicts."""
+    return obj[name] if isinstance(obj, dict) else getattr(obj, name)
+
+
+def _ticks(tokens) -> dict:
+    return {"tickmode": "array", "tickvals": list(range(len(tokens))), "ticktext": [_esc(t) for t in tokens]}
+
+
+def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name=""):
+    """Heatmap over integer axes, hover naming the tokens of both axes."""
+    z = np.asarray(z, dtype=np.float64)
+    hover = [[f"{_esc(y_tokens[i])} → {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
+             for i in range(z.shape[0])]
+    return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), zmin=zmin, zmax=zmax,
+                      colorscale=colorscale, showscale=showscale, hovertext=hover, hoverinfo="text", name=name)
+
+
+def _empty(message: str) -> go.Figure:
+    fig = go.Figure()
+    fig.add_annotation(text=_esc(message), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    return fig
+
+
+# ----------------------------------------------------------------------------- 1. score functions
+
+
+def score_functions_figure(results) -> go.Figure:
+    """One row of cross-attention heatmaps (one per model) above the row entropy per target step.
+
+    `results`: records with name, score, source_tokens, target_tokens, cross (T, S) or None,
+    entropy (T,) or None, mean_entropy, max_entropy (e.g. lab.ScoreFunctionResult).
+    """
+    results = list(results)
+    if not results:
+        return _empty("No model to compare.")
+    n = len(results)
+    titles = []
+    for r in results:
+        m = _field(r, "mean_entropy")
+        titles.append(f"{_esc(_field(r, 'name'))}<br>" + ("no attention" if m is None else f"mean H = {m:.2f} nats"))
+    fig = make_subplots(rows=2, cols=n, specs=[[{}] * n, [{"colspan": n}] + [None] * (n - 1)],
+                        row_heights=[0.62, 0.38], subplot_titles=titles + ["Attention entropy per target token"],
+                        vertical_spacing=0.18, horizontal_spacing=0.03)
+    first_scale = True
+    for i, r in enumerate(results, 1):
+        src, tgt, cross = _field(r, "source_tokens"), _field(r, "target_tokens"), _field(r, "cross")
+        if cross is None:
+            # a text trace, not an annotation: plotly.js does not place annotations on a data-less subplot
+            fig.add_trace(go.Scatter(x=[0.5], y=[0.5], mode="text", hoverinfo="skip", showlegend=False,
+                                     text=["no attention:<br>the decoder sees only<br>the encoder's final state"]),
+                          1, i)
+            bare = {"showticklabels": False, "showgrid": False, "zeroline": False, "range": [0, 1]}
+            fig.update_xaxes(**bare, row=1, col=i)
+            fig.update_yaxes(**bare, row=1, col=i)
+            continue
+        fig.add_trace(_heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name"))), 1, i)
+        first_scale = False
+        fig.update_xaxes(**_ticks(src), tickangle=-60, row=1, col=i)
+        fig.update_yaxes(**_ticks(tgt), autorange="reversed", showticklabels=i == 1, row=1, col=i)
+    uniform = set()
+    for i, r in enumerate(results):
+        ent = _field(r, "entropy")
+        if ent is None:
+            continue
+        tgt = _field(r, "target_tokens")
+        fig.add_trace(go.Scatter(x=list(range(1, len(ent) + 1)), y=np.asarray(ent, dtype=np.float64),
+                                 mode="lines+markers", name=_esc(_field(r, "name")),
+                                 line={"color": PALETTE[i % len(PALETTE)]},
+                                 hovertext=[_esc(t) for t in tgt], hoverinfo="text+y"), 2, 1)
+        uniform.add(round(float(_field(r, "max_entropy")), 6))
+    for u in sorted(uniform):
+        fig.add_hline(y=u, line_dash="dash", line_color="#999", row=2, col=1,
+                      annotation_text=f"uniform: log S = {u:.2f}", annotation_position="top left")
+    fig.update_xaxes(title_text="target step", row=2, col=1)
+    fig.update_yaxes(title_text="entropy (nats)", rangemode="tozero", row=2, col=1)
+    fig.update_layout(height=720, margin={"t": 90}, legend={"orientation": "h", "y": -0.12})
+    return fig
+
+
+# ----------------------------------------------------------------------------- 2. BLEU by length
+
+
+def _bucket_start(bucket) -> int:
+    m = re.match(r"\d+", str(bucket))
+    return int(m.group()) if m else 10**9
+
+
+def length_figure(rows, message: str = "") -> go.Figure:
+    """Grouped bars of test BLEU per source-length bucket, one bar per model, coloured by
+    family (no attention / attention / Transformer), one panel per translation direction.
+
+    `rows`: records with model, family, direction, bucket, n, bleu (a list of dicts or
+    anything with .to_dict("records"), e.g. lab.LengthTable.table).
+    """
+    if hasattr(rows, "to_dict"):
+        rows = rows.to_dict("records")
+    rows = list(rows)
+    if not rows:
+        return _empty(message or "No BLEU-by-length results yet.")
+    directions = sorted({str(r["direction"]) for r in rows})
+    fig = make_subplots(rows=1, cols=len(directions), subplot_titles=[_esc(d) for d in directions],
+                        shared_yaxes=True)
+    family = {r["model"]: r["family"] for r in rows}
+    models = list(family)
+    shade = {m: [x for x in models if family[x] == family[m]].index(m) for m in models}
+    for col, d in enumerate(directions, 1):
+        buckets = sorted({str(r["bucket"]) for r in rows if str(r["direction"]) == d}, key=_bucket_start)
+        for m in models:
+            mine = sorted((r for r in rows if r["model"] == m and str(r["direction"]) == d),
+                          key=lambda r: _bucket_start(r["bucket"]))
+            if not mine:
+                continue
+            shades = FAMILY_SHADES.get(family[m], PALETTE)
+            colour = shades[shade[m] % len(shades)]
+            fig.add_trace(go.Bar(
+                x=[str(r["bucket"]) for r in mine], y=[float(r["bleu"]) for r in mine],
+                name=f"{_esc(m)} ({_esc(family[m])})", marker={"color": colour},
+                hovertext=[f"{_esc(m)}, {_esc(r['bucket'])} words: BLEU {float(r['bleu']):.2f} (n = {int(r['n'])})"
+                           for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=col == 1,
+                customdata=[int(r["n"]) for r in mine]), 1, col)
+        fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text="source length (words)",
+                         row=1, col=col)
+    fig.update_yaxes(title_text="test BLEU", rangemode="tozero", row=1, col=1)
+    fig.update_layout(barmode="group", height=460, title=_esc(message) if message else None,
+                      legend={"orientation": "h", "y": -0.25})
+    return fig
+
+
+# ----------------------------------------------------------------------------- 3. rollout
+
+
+def rollout_figure(tokens, attention, rollout, left_title: str = "Mean over heads (last layer)",
+                   right_title: str = "Attention rollout (all layers)") -> go.Figure:
+    """Raw head-averaged attention (T, T) next to the rollout (T, T): rows are positions,
+    columns the input tokens whose information they hold."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[_esc(left_title), _esc(right_title)],
+                        horizontal_spacing=0.12)
+    fig.add_trace(_heat(attention, tokens, tokens, 0.0, None, showscale=False), 1, 1)
+    fig.add_trace(_heat(rollout, tokens, tokens, 0.0, None), 1, 2)
+    for col in (1, 2):
+        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=1, col=col)
+        fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=1, col=col)
+    fig.update_layout(height=520)
+    return fig
+
+
+def entropy_figure(entropy, n_keys: int | None = None) -> go.Figure:
+    """Mean row entropy (nats) of every head, [L, H, T] -> a layers x heads heatmap."""
+    e = np.asarray(entropy, dtype=np.float64)
+    mean = e.mean(-1)  # (L, H)
+    L, H = mean.shape
+    hover = [[f"layer {i}, head {j}: {mean[i, j]:.3f} nats" for j in range(H)] for i in range(L)]
+    fig = go.Figure(go.Heatmap(z=mean, x=list(range(H)), y=list(range(L)), colorscale="Viridis", zmin=0,
+                               zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
+                               colorbar={"title": "nats"}))
+    fig.update_xaxes(title_text="head", dtick=1)
+    fig.update_yaxes(title_text="layer", dtick=1, autorange="reversed")
+    title = "Mean attention entropy per head" + (f" (uniform = log {n_keys} = {math.log(n_keys):.2f})" if n_keys else "")
+    fig.update_layout(title=title, height=360)
+    return fig
+
+
+# ----------------------------------------------------------------------------- 4. positions
+
+
+def positional_figure(pe, similarity) -> go.Figure:
+    """The sinusoidal table (position x dimension) and PE . PE^T (position x position)."""
+    pe, sim = np.asarray(pe, dtype=np.float64), np.asarray(similarity, dtype=np.float64)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["PE(pos, i)", "PE · PEᵀ"], horizontal_spacing=0.1)
+    fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1, showscale=False,
+                             hovertemplate="pos %{y}, dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
+    fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis", hovertemplate="pos %{y} · pos %{x}: %{z:.2f}<extra></extra>"),
+                  1, 2)
+    fig.update_xaxes(title_text="dimension", row=1, col=1)
+    fig.update_xaxes(title_text="position", row=1, col=2)
+    fig.update_yaxes(title_text="position", autorange="reversed")
+    fig.update_layout(height=460)
+    return fig
+
+
+def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe_norm) -> go.Figure:
+    """Cosine between positions before and after adding PE, and the sizes of the two parts."""
+    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.08,
+                        subplot_titles=["cosine: embedding × √d", "cosine: + positional encoding", "vector norms"])
+    fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False), 1, 1)
+    fig.add_trace(_heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu"), 1, 2)
+    x = list(range(len(tokens)))
+    fig.add_trace(go.Bar(x=x, y=np.asarray(embedding_norm, dtype=np.float64), name="‖embedding × √d‖"), 1, 3)
+    fig.add_trace(go.Bar(x=x, y=np.asarray(pe_norm, dtype=np.float64), name="‖PE‖"), 1, 3)
+    for col in (1, 2, 3):
+        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=1, col=col)
+    for col in (1, 2):
+        fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=1, col=col)
+    fig.update_layout(height=460, barmode="group", legend={"orientation": "h", "y": -0.3})
+    return fig
+
+
+# ----------------------------------------------------------------------------- 5. contextual vectors
+
+
+def contextual_figure(sentences, word: str, similarity, to_static, source: str = "") -> go.Figure:
+    """Cosine between the word's contextual vectors (N x N) and of each with the static embedding."""
+    labels = [f"{i + 1}: {_short(s)}" for i, s in enumerate(sentences)]
+    sim, st = np.asarray(similarity, dtype=np.float64), np.asarray(to_static, dtype=np.float64)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.25,
+                        subplot_titles=[f"'{_esc(word)}' across contexts (cosine)", "cosine with the static embedding"])
+    fig.add_trace(go.Heatmap(z=sim, x=list(range(len(labels))), y=list(range(len(labels))), zmin=-1, zmax=1,
+                             colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
+                             hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"), 1, 1)
+    fig.add_trace(go.Bar(x=st, y=list(range(len(labels))), orientation="h", showlegend=False,
+                         text=np.round(st, 3), textposition="auto"), 1, 2)
+    ticks = {"tickmode": "array", "tickvals": list(range(len(labels))), "ticktext": labels}
+    fig.update_yaxes(**ticks, autorange="reversed", row=1, col=1)
+    fig.update_yaxes(**ticks, autorange="reversed", showticklabels=False, row=1, col=2)
+    fig.update_xaxes(tickmode="array", tickvals=list(range(len(labels))),
+                     ticktext=[str(i + 1) for i in range(len(labels))], row=1, col=1)
+    fig.update_xaxes(range=[min(0.0, float(st.min()) if st.size else 0.0), 1.0], row=1, col=2)
+    fig.update_layout(height=360, title=_esc(source) if source else None)
+    return fig
+
+
+# ----------------------------------------------------------------------------- 6. query / key
+
+
+def query_key_figure(tokens, query_index: int, q, k, scores, probs) -> go.Figure:
+    """q (d_k,) and k (T, d_k) as heatmaps, the terms q . k_j / sqrt(d_k) and their softmax as bars."""
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    s = np.asarray(scores, dtype=np.float64)
+    p = np.asarray(probs, dtype=np.float64)
+    qtok = _esc(tokens[query_index])
+    lim = float(max(np.abs(q).max(initial=0), np.abs(k).max(initial=0))) or 1.0
+    fig = make_subplots(rows=3, cols=2, specs=[[{"colspan": 2}, None], [{"colspan": 2}, None], [{}, {}]],
+                        row_heights=[0.12, 0.48, 0.40], vertical_spacing=0.1,
+                        subplot_titles=[f"query q of '{qtok}'", "keys k_j", "q · k_j / √d_k", "softmax"])
+    fig.add_trace(go.Heatmap(z=q[None], colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim, showscale=False,
+                             hovertemplate="dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
+    hover = [[f"{_esc(t)}, dim {d}: {k[j, d]:.3f}" for d in range(k.shape[1])] for j, t in enumerate(tokens)]
+    fig.add_trace(go.Heatmap(z=k, y=list(range(len(tokens))), colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim,
+                             hovertext=hover, hoverinfo="text"), 2, 1)
+    x = list(range(len(tokens)))
+    finite = [float(v) if np.isfinite(v) else None for v in s]  # a masked key (-inf) draws no bar
+    colours = ["#d62728" if j == query_index else "#1f77b4" for j in x]
+    fig.add_trace(go.Bar(x=x, y=finite, marker={"color": colours}, showlegend=False,
+                         hovertext=[_esc(t) for t in tokens], hoverinfo="text+y"), 3, 1)
+    fig.add_trace(go.Bar(x=x, y=p, marker={"color": colours}, showlegend=False,
+                         hovertext=[_esc(t) for t in tokens], hoverinfo="text+y"), 3, 2)
+    fig.update_yaxes(visible=False, row=1, col=1)
+    fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=2, col=1)
+    fig.update_xaxes(title_text="dimension of the head", row=2, col=1)
+    for col in (1, 2):
+        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=3, col=col)
+    fig.update_yaxes(range=[0, 1], row=3, col=2)
+    fig.update_layout(height=720)
+    return fig
+
+
+# ----------------------------------------------------------------------------- beam search
+
+
+def beam_tree(hypotheses) -> list[dict]:
+    """The beam's hypotheses as a prefix tree: one node per distinct token prefix.
+
+    Each node: prefix (tuple of tokens), token, depth (0 = <s>), lane (rank of the best
+    hypothesis through it, so shared prefixes lie on the better one's lane), parent (index
+    or None), logprob (of this token), cumulative (sum of log-probs up to here).
+    A finished hypothesis (one more log-prob than tokens) ends in its own </s> leaf.
+    """
+    nodes = [{"prefix": (), "token": "<s>", "depth": 0, "lane": 0, "parent": None, "logprob": 0.0, "cumulative": 0.0}]
+    where = {(): 0}
+    for rank, h in enumerate(hypotheses):
+        tokens, lps = list(_field(h, "tokens")), list(_field(h, "token_logprobs"))
+        if len(lps) == len(tokens) + 1:
+            tokens = tokens + ["</s>"]
+        cum, parent = 0.0, 0
+        for t, (tok, lp) in enumerate(zip(tokens, lps), 1):
+            cum += float(lp)
+            prefix = tuple(tokens[:t]) if tok != "</s>" else tuple(tokens[:t]) + (rank,)  # each </s> its own leaf
+            if prefix not in where:
+                where[prefix] = len(nodes)
+                nodes.append({"prefix": prefix, "token": tok, "depth": t, "lane": rank, "parent": parent,
+                              "logprob": float(lp), "cumulative": cum})
+            parent = where[prefix]
+    return nodes
+
+
+def beam_figure(hypotheses) -> go.Figure:
+    """Beam search's n-best: ranked scores (left) and the prefix tree with log-probs (right).
+
+    `hypotheses`: records with text, tokens, logprob, score, token_logprobs (best first),
+    e.g. inference.translate(..., beam=N).hypotheses or their JSON dicts.
+    """
+    hyps = list(hypotheses)
+    if not hyps:
+        return _empty("No hypotheses.")
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.3, 0.7], horizontal_spacing=0.04,
+                        subplot_titles=["score (length-normalised log-prob)", "prefix tree (colour: cumulative log-prob)"])
+    ranks = list(range(len(hyps)))
+    scores = [float(_field(h, "score")) for h in hyps]
+    fig.add_trace(go.Bar(x=scores, y=ranks, orientation="h", showlegend=False, cliponaxis=False,
+                         text=[f"{v:.3f}" for v in scores], textposition="outside",
+                         hovertext=[_short(_field(h, "text"), 80) for h in hyps],
+                         customdata=[float(_field(h, "logprob")) for h in hyps],
+                         hovertemplate="%{hovertext}<br>score %{x:.4f}<br>log-prob %{customdata:.4f}<extra></extra>",
+                         marker={"color": ["#d62728"] + ["#1f77b4"] * (len(hyps) - 1)}), 1, 1)
+    nodes = beam_tree(hyps)
+    ex, ey = [], []
+    for n in nodes[1:]:
+        p = nodes[n["parent"]]
+        ex += [p["depth"], n["depth"], None]
+        ey += [p["lane"], n["lane"], None]
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": "#bbb"}, hoverinfo="skip", showlegend=False), 1, 2)
+    fig.add_trace(go.Scatter(
+        x=[n["depth"] for n in nodes], y=[n["lane"] for n in nodes], mode="markers+text",
+        text=[_esc(n["token"]) for n in nodes], textposition="top center",
+        customdata=[[n["logprob"], n["cumulative"]] for n in nodes],
+        hovertemplate="%{text}<br>log p(token) %{customdata[0]:.4f}<br>cumulative %{customdata[1]:.4f}<extra></extra>",
+        marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
+                "colorbar": {"title": "log-prob"}}, showlegend=False), 1, 2)
+    fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
+    fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
+    fig.update_xaxes(title_text="step", dtick=1, row=1, col=2)
+    fig.update_layout(height=max(260, 70 * len(hyps) + 120))
+    return fig

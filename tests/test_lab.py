@@ -1,0 +1,353 @@
+"""Tests for explorer/lab.py and explorer/lab_figures.py: the numbers of every analysis
+(entropy, rollout, positional table, BLEU-by-length reader, contextual cosines, query/key
+terms) against closed forms, a direct loop or the inference layer's own records, and the
+figures' data against their inputs."""
+import copy
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from explorer import lab
+from explorer import lab_figures as figs
+from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
+
+NEEDED = ["bert", "transformer-en-fr", "transformer-ko-en"] + list(lab.SCORE_MODELS)
+have_assets = pytest.mark.skipif(not all((ASSETS / n / "config.json").is_file() for n in NEEDED),
+                                 reason="shipped checkpoints under assets/ are missing")
+
+
+@pytest.fixture(scope="module")
+def reg():
+    return registry()
+
+
+def softmax_rows(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def random_attention(L=3, H=2, T=5, seed=0):
+    return softmax_rows(np.random.default_rng(seed).normal(size=(L, H, T, T)) * 2)
+
+
+# ----------------------------------------------------------------------------- entropy, rollout
+
+
+def test_row_entropy_uniform_is_log_k_and_one_hot_is_zero():
+    for S in (1, 2, 7):
+        assert np.allclose(lab.row_entropy(np.full((3, S), 1 / S)), math.log(S))
+    assert np.array_equal(lab.row_entropy(np.eye(4)), np.zeros(4))
+    p = np.array([0.5, 0.25, 0.25, 0.0])
+    assert lab.row_entropy(p) == pytest.approx(-(0.5 * math.log(0.5) + 2 * 0.25 * math.log(0.25)))
+    assert lab.row_entropy(random_attention()).shape == (3, 2, 5)
+
+
+def test_rollout_rows_sum_to_one_and_match_a_direct_loop():
+    att = random_attention(L=4, H=3, T=6)
+    layers = lab.rollout_layers(att)
+    assert layers.shape == (4, 6, 6)
+    assert np.allclose(layers.sum(-1), 1.0)
+    expected = np.eye(6)
+    for layer in range(4):  # Abnar & Zuidema: A~ = 0.5 mean_h(A) + 0.5 I, rows normalised, multiplied up
+        a = np.zeros((6, 6))
+        for h in range(3):
+            a += att[layer, h] / 3
+        a = 0.5 * a + 0.5 * np.eye(6)
+        a /= a.sum(1, keepdims=True)
+        expected = a @ expected
+        assert np.allclose(layers[layer], expected)
+    assert np.allclose(lab.rollout(att), expected)
+    plain = att[1].mean(0) @ att[0].mean(0)
+    assert np.allclose(lab.rollout(att[:2], add_residual=False), plain)
+
+
+def test_rollout_of_identity_is_identity_and_one_layer_is_half_mean_plus_half_identity():
+    eye = np.broadcast_to(np.eye(5), (3, 4, 5, 5))
+    assert np.allclose(lab.rollout(eye), np.eye(5))
+    att = random_attention(L=1, H=4, T=5)
+    assert np.allclose(lab.rollout(att), 0.5 * att[0].mean(0) + 0.5 * np.eye(5))
+    with pytest.raises(ValueError):
+        lab.rollout(np.ones((2, 3, 4)))
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def test_positional_table_cells_and_similarity():
+    d = 16
+    r = lab.positional(max_len=30, d_model=d)
+    assert r.pe.shape == (30, d) and r.sentence is None
+    for pos, i in [(0, 0), (1, 0), (5, 3), (29, 7)]:
+        angle = pos / 10000 ** (2 * i / d)
+        assert r.pe[pos, 2 * i] == pytest.approx(math.sin(angle), abs=1e-6)
+        assert r.pe[pos, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-6)
+    assert np.allclose(r.similarity, r.similarity.T)
+    assert np.allclose(np.diag(r.similarity), d / 2, atol=1e-4)  # sin^2 + cos^2 per pair of dimensions
+    assert (r.similarity.argmax(1) == np.arange(30)).all()
+    off = r.similarity - np.diag(np.diag(r.similarity))
+    assert (off.max(1) < np.diag(r.similarity)).all()
+
+
+@pytest.mark.parametrize("bad", [(0, 16), (10, 15), (10, 0), (10**6, 16), ("x", 16)])
+def test_positional_rejects_bad_sizes(bad):
+    with pytest.raises(UserError):
+        lab.positional(*bad)
+
+
+# ----------------------------------------------------------------------------- BLEU by length
+
+
+def _write(folder, arch, metrics, attention=None):
+    folder.mkdir()
+    cfg = {"arch": arch, "config": {"attention": attention} if attention else {}}
+    (folder / "config.json").write_text(json.dumps(cfg))
+    (folder / "metrics.json").write_text(json.dumps({"arch": arch, **metrics}))
+
+
+def test_length_table_reads_fabricated_metrics(tmp_path):
+    en_fr = {"data": {"direction": "en-fr"}}
+    _write(tmp_path / "seq2seq-none", "seq2seq", {**en_fr, "test": {"bleu_by_length": [
+        {"bucket": "6-10", "n": 40, "bleu": 12.5}, {"bucket": "1-5", "n": 50, "bleu": 20.0}]}}, "none")
+    _write(tmp_path / "seq2seq-general", "seq2seq", {**en_fr, "test": {"bleu_by_length": [
+        {"bucket": "1-5", "n": 50, "bleu": 30.0}, {"bucket": "31+", "n": 3, "bleu": 9.0}]}}, "general")
+    _write(tmp_path / "transformer-x", "transformer", {**en_fr, "test": {"bleu": 40.0, "bleu_by_length": [
+        {"bucket": "1-5", "n": 50, "bleu": 41.0}]}})
+    _write(tmp_path / "seq2seq-dot", "seq2seq", {**en_fr, "valid": {"score": 1.0}}, "dot")  # not evaluated
+    _write(tmp_path / "bert", "bert", {"test": {"mlm_top1": 0.5}})  # not a translation model
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "metrics.json").write_text("{not json")
+
+    t = lab.length_table(tmp_path)
+    rows = t.table.to_dict("records")
+    assert list(t.table.columns) == lab.LENGTH_COLUMNS
+    assert [(r["model"], r["bucket"], r["n"], r["bleu"]) for r in rows] == [
+        ("seq2seq-none", "1-5", 50, 20.0), ("seq2seq-none", "6-10", 40, 12.5),
+        ("seq2seq-general", "1-5", 50, 30.0), ("seq2seq-general", "31+", 3, 9.0),
+        ("transformer-x", "1-5", 50, 41.0)]
+    assert [r["family"] for r in rows] == ["RNN, no attention"] * 2 + ["RNN + attention"] * 2 + ["Transformer"]
+    assert "seq2seq-dot" in t.message and "broken" in t.message and "bert" not in t.message
+
+    fig = figs.length_figure(t.table, t.message)
+    bars = {tr.name.split(" ")[0]: tr for tr in fig.data}
+    assert list(bars["seq2seq-none"].y) == [20.0, 12.5]
+    assert list(bars["seq2seq-general"].customdata) == [50, 3]
+    assert list(bars["transformer-x"].x) == ["1-5"]
+
+
+def test_length_table_is_empty_with_a_message_when_nothing_is_evaluated(tmp_path):
+    _write(tmp_path / "seq2seq-dot", "seq2seq", {"valid": {"score": 1.0}}, "dot")
+    t = lab.length_table(tmp_path)
+    assert t.table.empty and list(t.table.columns) == lab.LENGTH_COLUMNS
+    assert "bleu_by_length" in t.message
+    assert lab.length_table(tmp_path / "nowhere").table.empty
+    fig = figs.length_figure(t.table, t.message)
+    assert len(fig.data) == 0 and "bleu_by_length" in fig.layout.annotations[0].text
+
+
+# ----------------------------------------------------------------------------- figures on synthetic data
+
+
+def test_score_functions_figure_draws_the_given_numbers_and_escapes_tokens():
+    cross = softmax_rows(np.random.default_rng(1).normal(size=(3, 4)))
+    ent = lab.row_entropy(cross)
+    rec = dict(name="m<1>", score="dot", source_tokens=["<b>a</b>", "b", "b", "</s>"], target_tokens=["x", "y", "</s>"],
+               cross=cross, entropy=ent, mean_entropy=float(ent.mean()), max_entropy=math.log(4))
+    none = dict(rec, name="none", cross=None, entropy=None, mean_entropy=None)
+    fig = figs.score_functions_figure([rec, none])
+    heat = [t for t in fig.data if t.type == "heatmap"]
+    assert len(heat) == 1 and np.allclose(np.asarray(heat[0].z), cross)
+    line = [t for t in fig.data if t.type == "scatter" and t.mode == "lines+markers"]
+    assert len(line) == 1 and np.allclose(np.asarray(line[0].y), ent)
+    assert fig.layout.xaxis.ticktext[0] == "&lt;b&gt;a&lt;/b&gt;"  # escaped; both "b" keep their own column
+    assert list(fig.layout.xaxis.tickvals) == [0, 1, 2, 3]
+    assert all("<1>" not in a.text for a in fig.layout.annotations)
+
+
+def test_query_key_figure_bars_are_the_terms_and_the_softmax():
+    scores = np.array([0.5, -1.0, -np.inf, 2.0])
+    probs = np.exp(scores - np.log(np.exp(scores[np.isfinite(scores)]).sum()))
+    fig = figs.query_key_figure(["[CLS]", "<i>", "[PAD]", "x"], 1, np.ones(3), np.ones((4, 3)), scores, probs)
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert list(bars[0].y) == [0.5, -1.0, None, 2.0]
+    assert np.allclose(np.asarray(bars[1].y), probs) and bars[1].y[2] == 0
+    assert "&lt;i&gt;" in fig.layout.annotations[0].text
+
+
+def test_beam_tree_shares_prefixes_and_sums_log_probs():
+    hyps = [dict(text="a b", tokens=["a", "b"], logprob=-0.6, score=-0.5, token_logprobs=[-0.1, -0.2, -0.3]),
+            dict(text="a c", tokens=["a", "c"], logprob=-1.5, score=-1.2, token_logprobs=[-0.1, -0.9, -0.5]),
+            dict(text="d", tokens=["d"], logprob=-2.0, score=-2.0, token_logprobs=[-2.0])]  # unfinished
+    nodes = figs.beam_tree(hyps)
+    # <s>, a, a b, </s>, a c, </s>, d  ("a" is shared; each </s> is its own leaf)
+    assert [n["token"] for n in nodes] == ["<s>", "a", "b", "</s>", "c", "</s>", "d"]
+    assert [n["lane"] for n in nodes] == [0, 0, 0, 0, 1, 1, 2]
+    assert [n["parent"] for n in nodes] == [None, 0, 1, 2, 1, 4, 0]
+    assert np.allclose([n["cumulative"] for n in nodes], [0, -0.1, -0.3, -0.6, -1.0, -1.5, -2.0])
+    fig = figs.beam_figure(hyps)
+    assert list(fig.data[0].x) == [-0.5, -1.2, -2.0]
+    tree = fig.data[2]
+    assert np.allclose(np.asarray(tree.customdata)[:, 1], [n["cumulative"] for n in nodes])
+
+
+# ----------------------------------------------------------------------------- with the shipped models
+
+SENTENCE = "The animal didn't cross the street because it was too tired."
+
+
+@have_assets
+def test_score_functions_equal_translate(reg):
+    c = lab.compare_score_functions(SENTENCE, reg=reg)
+    assert [r.name for r in c.results] == list(lab.SCORE_MODELS)
+    for r in c.results:
+        ref = translate(r.name, SENTENCE, reg=reg)
+        assert r.translation == ref.translation and r.source_tokens == ref.source_tokens
+        assert r.target_tokens == ref.target_tokens and r.score == r.name.removeprefix("seq2seq-")
+        assert r.max_entropy == pytest.approx(math.log(len(ref.source_tokens)))
+        if r.score == "none":
+            assert r.cross is None and r.entropy is None and ref.trace.cross is None
+            continue
+        assert np.array_equal(r.cross, ref.trace.cross[0, 0])
+        assert r.cross.shape == (len(r.target_tokens), len(r.source_tokens))
+        assert np.allclose(r.cross.sum(-1), 1.0, atol=1e-5)
+        p = r.cross.astype(np.float64)
+        direct = -np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1)), 0), axis=1)
+        assert np.allclose(r.entropy, direct) and r.mean_entropy == pytest.approx(direct.mean())
+        assert (r.entropy >= -1e-9).all() and (r.entropy <= r.max_entropy + 1e-6).all()
+    with pytest.raises(UserError):
+        lab.compare_score_functions("   ", reg=reg)
+
+
+@have_assets
+def test_rollout_on_bert_and_transformer_encoder(reg):
+    b = lab.attention_rollout(SENTENCE, "bert", reg=reg)
+    ref = encode_bert(SENTENCE, reg=reg)
+    assert b.tokens == ref.tokens and np.allclose(b.attention, ref.trace.enc_self)
+    assert np.allclose(b.rollout[-1], lab.rollout(ref.trace.enc_self)) and np.allclose(b.rollout.sum(-1), 1.0)
+    assert np.allclose(b.entropy, lab.row_entropy(ref.trace.enc_self))
+    t = lab.attention_rollout(SENTENCE, "transformer-en-fr", reg=reg)
+    tr = translate("transformer-en-fr", SENTENCE, reg=reg)
+    assert t.tokens == tr.source_tokens and t.rollout.shape == (tr.trace.enc_self.shape[0],) + (len(t.tokens),) * 2
+    assert np.allclose(t.rollout.sum(-1), 1.0)
+    with pytest.raises(UserError):
+        lab.attention_rollout(SENTENCE, "seq2seq-dot", reg=reg)
+
+
+@have_assets
+def test_positional_sentence_is_what_the_encoder_reads(reg):
+    r = lab.positional(40, 64, text="I am a student.", name="transformer-en-fr", reg=reg)
+    s = r.sentence
+    assert s.tokens == translate("transformer-en-fr", "I am a student.", reg=reg).source_tokens
+    model = reg.get("transformer-en-fr").model
+    ids = torch.tensor([[reg.get("transformer-en-fr").tokenizer.token_to_id(t) for t in s.tokens]])
+    with torch.inference_mode():
+        embedded = model.embed(model.src_emb, ids)[0].double().numpy()  # eval: dropout is the identity
+    assert np.allclose(s.total, embedded, atol=1e-5)
+    assert np.allclose(s.total, s.embedding + s.pe)
+    d = model.config.d_model
+    assert np.allclose(s.pe_norm, math.sqrt(d / 2), atol=1e-4)
+    assert np.allclose(np.diag(s.cos_before), 1) and np.allclose(np.diag(s.cos_after), 1)
+    assert np.allclose(s.cos_after, lab.cosine_matrix(s.embedding + s.pe))
+
+
+@have_assets
+def test_contextual_similarity_bert(reg):
+    same = "I sat on the bank of the river."
+    r = lab.contextual_similarity("bank", [same, same, "I deposited money at the bank."], reg=reg)
+    assert r.model == "bert" and r.similarity[0, 1] == pytest.approx(1.0, abs=1e-6)
+    assert np.allclose(r.static_similarity, 1.0)  # one piece, the same static vector everywhere
+    assert np.allclose(np.diag(r.similarity), 1.0) and r.similarity[0, 2] < 0.999
+    ref = encode_bert(same, reg=reg)
+    (pos,) = r.positions[0]
+    assert ref.tokens[pos] == "bank"
+    assert np.allclose(r.vectors[0], ref.hidden[pos]) and np.allclose(r.static[0], ref.static[pos])
+    assert r.to_static[0] == pytest.approx(float(lab.cosine_matrix(ref.hidden[pos:pos + 1], ref.static[pos:pos + 1])[0, 0]))
+    # defaults, and a word split into several pieces is averaged over them
+    d = lab.contextual_similarity("stick", reg=reg)
+    assert d.sentences == lab.EXAMPLES["stick"][1] and all(t[p[0]] == "stick" for t, p in zip(d.tokens, d.positions))
+    with pytest.raises(UserError, match="does not occur"):
+        lab.contextual_similarity("bank", ["The river is wide."], reg=reg)
+    with pytest.raises(UserError):  # "bank" inside "banking" is not the word
+        lab.contextual_similarity("bank", ["Online banking is easy."], reg=reg)
+
+
+@have_assets
+def test_contextual_similarity_korean_encoder(reg):
+    r = lab.contextual_similarity("배", reg=reg)
+    assert r.model == "transformer-ko-en" and r.source.startswith("Transformer encoder")
+    assert "▁배" in r.vocab_tokens
+    assert all(any("배" in t[i] for i in p) for t, p in zip(r.tokens, r.positions))
+    ckpt = reg.get("transformer-ko-en")
+    src_tokens = translate("transformer-ko-en", r.sentences[1], reg=reg).source_tokens
+    assert r.tokens[1] == src_tokens
+    ids = torch.tensor([[ckpt.tokenizer.token_to_id(t) for t in src_tokens]])
+    with torch.inference_mode():
+        memory = ckpt.model.encode(ids)[0][0].double().numpy()
+        static = ckpt.model.src_emb(ids)[0].double().numpy()
+    assert np.allclose(r.vectors[1], memory[r.positions[1]].mean(0), atol=1e-6)
+    assert np.allclose(r.static[1], static[r.positions[1]].mean(0))
+    twice = lab.contextual_similarity("배", [r.sentences[0]] * 2, reg=reg)
+    assert twice.similarity[0, 1] == pytest.approx(1.0, abs=1e-6)
+    with pytest.raises(UserError, match="not \\(part of\\) any token"):
+        lab.contextual_similarity("뷁", ["뷁이 있어요."], name="transformer-ko-en", reg=reg)
+
+
+@have_assets
+@pytest.mark.parametrize("layer,head,query", [(0, 0, 0), (2, 3, 4), (-1, 5, 7)])
+def test_query_key_reproduces_berts_attention(reg, layer, head, query):
+    text = "The cat sat on the mat because it was tired."
+    model = reg.get("bert").model
+    layer = layer % model.config.n_layers
+    r = lab.query_key(text, layer, head, query, reg=reg)
+    ref = encode_bert(text, reg=reg)
+    assert r.tokens == ref.tokens and r.q.shape == (r.d_k,) and r.k.shape == (len(r.tokens), r.d_k)
+    np.testing.assert_allclose(r.probs, ref.trace.enc_self[layer, head, query], atol=1e-5)
+    np.testing.assert_allclose(r.products.sum(-1), r.scores, atol=1e-5)
+    np.testing.assert_allclose(r.scores, r.q @ r.k.T / math.sqrt(r.d_k), atol=1e-5)
+    # The pre-softmax scores the model itself computes, caught on a private copy of the model
+    # (a hook on the shared one could race with other users).
+    private = copy.deepcopy(model)
+    caught = {}
+
+    def catch(module, args, out):
+        caught["scores"] = out.scores  # returns None: the output is left as it is
+
+    private.layers[layer].attn.register_forward_hook(catch)
+    ids = torch.tensor([[reg.get("bert").tokenizer.token_to_id(t) for t in ref.tokens]])
+    with torch.inference_mode():
+        private(ids, torch.tensor([ref.segments]), need_weights=True)
+    np.testing.assert_allclose(r.scores, caught["scores"][0, head, query].double().numpy(), atol=1e-5)
+
+
+@have_assets
+def test_query_key_range_errors(reg):
+    c = reg.get("bert").config
+    with pytest.raises(UserError, match=f"from 0 to {c.n_layers - 1}"):
+        lab.query_key("a b c", c.n_layers, 0, 0, reg=reg)
+    with pytest.raises(UserError, match=f"from 0 to {c.n_heads - 1}"):
+        lab.query_key("a b c", 0, -1, 0, reg=reg)
+    with pytest.raises(UserError, match="from 0 to 4"):  # [CLS] a b c [SEP]
+        lab.query_key("a b c", 0, 0, 5, reg=reg)
+    with pytest.raises(UserError):
+        lab.query_key("a b c", 0.5, 0, 0, reg=reg)
+
+
+@have_assets
+def test_real_records_render(reg):
+    """The figures take the lab's records as they come (numbers are checked above)."""
+    c = lab.compare_score_functions("I am a student.", reg=reg)
+    assert len(figs.score_functions_figure(c.results).data) >= 5
+    b = lab.attention_rollout("I am a student.", reg=reg)
+    assert figs.rollout_figure(b.tokens, b.head_mean[-1], b.rollout[-1]).data
+    assert figs.entropy_figure(b.entropy, len(b.tokens)).data
+    p = lab.positional(20, 32, "I am a student.", reg=reg)
+    assert figs.positional_figure(p.pe, p.similarity).data
+    s = p.sentence
+    assert figs.positional_sentence_figure(s.tokens, s.cos_before, s.cos_after, s.embedding_norm, s.pe_norm).data
+    x = lab.contextual_similarity("bank", reg=reg)
+    assert np.allclose(np.asarray(figs.contextual_figure(x.sentences, x.word, x.similarity, x.to_static).data[0].z),
+                       x.similarity)
+    h = translate("transformer-en-fr", "I am a student.", beam=3, reg=reg).hypotheses
+    assert list(figs.beam_figure(h).data[0].x) == [hh.score for hh in h]
