@@ -500,3 +500,29 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     return QueryKeyResult(list(r.tokens), layer, head, query_index, d_k, q[query_index].double().numpy(),
                           k.double().numpy(), products.double().numpy(), scores.double().numpy(),
                           probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64))
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def main(argv=None):
+    """python -m explorer.lab length-figure [OUT_STEM]: the BLEU-by-length plot as PNG (needs
+    kaleido and a Chromium) and its numbers as JSON, from the evaluated metrics.json files."""
+    import argparse
+    import os
+
+    from explorer.lab_figures import length_figure
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("what", choices=["length-figure"])
+    ap.add_argument("out", nargs="?", default=str(ASSETS / "bleu_by_length"), help="path without extension")
+    args = ap.parse_args(argv)
+    lt = length_table()
+    Path(args.out + ".json").write_text(json.dumps({"message": lt.message, "rows": lt.table.to_dict("records")},
+                                                   indent=1))
+    os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
+    length_figure(lt.table, lt.message).write_image(args.out + ".png", width=1100, height=500)
+    print(f"wrote {args.out}.json and {args.out}.png")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,288 @@
+"""Attention records -> plotly figures (pure: numpy arrays and token lists in, `go.Figure` out).
+
+The views follow the usual ways of looking inside attention models: the alignment matrix of
+Bahdanau et al. (2015, fig. 3), one heatmap per layer and head as in bertviz's model view
+(Vig, 2019), and the masked score matrix QK^T/sqrt(d_k) of "Attention Is All You Need"
+(Vaswani et al., 2017, eq. 1) next to its row softmax.
+
+Nothing here knows a model: no torch, no gradio, no head or layer counts; every shape is read
+from the arrays. Tokens are user text and plotly renders tick labels, titles and hover text as
+a small subset of HTML, so every string that reaches a figure goes through `_esc`.
+Axes are numeric (0..n-1) with the tokens as tick text, so repeated tokens ("the" ... "the")
+keep their own rows and columns instead of being merged into one plotly category.
+"""
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
+PROB_SCALE = "Blues"  # attention probabilities (0..1)
+SCORE_SCALE = "RdBu_r"  # raw scores: diverging around 0
+MASK_GRAY = "#c8c8c8"
+SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
+GRID_HOVER_TOKENS_MAX = 60_000  # cells in a head grid up to which hover names the tokens
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _esc(s) -> str:
+    """Text shown as text by plotly: it decodes &lt; &gt; &amp; and renders a few tags, so
+    `<img src=x onerror=...>` must arrive as entities. Quotes stay: plotly has no &quot;."""
+    return html.escape(str(s), quote=False)
+
+
+def segment_labels(tokens: Sequence[str], segments: Sequence[int] | None) -> list[str]:
+    """'the' in segment 0 -> 'A·the', in segment 1 -> 'B·the' (unescaped; `_esc` comes later)."""
+    if segments is None:
+        return [str(t) for t in tokens]
+    if len(segments) != len(tokens):
+        raise ValueError(f"{len(segments)} segment ids for {len(tokens)} tokens")
+    return [f"{SEGMENT_NAMES[s] if 0 <= s < len(SEGMENT_NAMES) else s}·{t}" for t, s in zip(tokens, segments)]
+
+
+def _segment_breaks(segments: Sequence[int] | None) -> list[float]:
+    """Axis positions between two tokens of different segments (where a divider is drawn)."""
+    if segments is None:
+        return []
+    return [i - 0.5 for i in range(1, len(segments)) if segments[i] != segments[i - 1]]
+
+
+def _font_size(n: int) -> int:
+    """Tick font that still fits every label at 40+ tokens."""
+    return int(np.clip(15 - n / 6, 7, 13))
+
+
+def _cell_px(n: int) -> float:
+    return float(np.clip(560 / max(n, 1), 13, 40))
+
+
+def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:
+    m = np.asarray(matrix, dtype=np.float32)  # the records' dtype; half the bytes of float64 in the page
+    if m.ndim != 2 or m.shape != (len(y_tokens), len(x_tokens)):
+        raise ValueError(f"matrix of shape {m.shape} does not match {len(y_tokens)} x {len(x_tokens)} tokens")
+    return m
+
+
+def _token_axis(labels: list[str], title: str, angle: int = 0) -> dict:
+    n = len(labels)
+    return dict(title=dict(text=_esc(title)), tickmode="array", tickvals=list(range(n)),
+                ticktext=[_esc(t) for t in labels], tickfont=dict(size=_font_size(n)),
+                tickangle=angle, automargin=True, showgrid=False, zeroline=False, constraintoward="left",
+                range=[-0.5, n - 0.5])
+
+
+def _x_angle(labels: list[str]) -> int:
+    return 0 if len(labels) <= 8 and max((len(t) for t in labels), default=0) <= 6 else -60
+
+
+def _hover_tokens(y_labels: list[str], x_labels: list[str]) -> np.ndarray:
+    """(q, k, 2) customdata: the escaped query and key token of every cell."""
+    cd = np.empty((len(y_labels), len(x_labels), 2), dtype=object)
+    cd[:, :, 0] = np.array([_esc(t) for t in y_labels], dtype=object)[:, None]
+    cd[:, :, 1] = np.array([_esc(t) for t in x_labels], dtype=object)[None, :]
+    return cd
+
+
+def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
+    line = dict(color="#444", width=1.5, dash="dot")
+    return ([dict(type="line", xref=xref, yref=yref, x0=b, x1=b, y0=-0.5, y1=n_y - 0.5, line=line) for b in breaks_x]
+            + [dict(type="line", xref=xref, yref=yref, x0=-0.5, x1=n_x - 0.5, y0=b, y1=b, line=line) for b in breaks_y])
+
+
+def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
+    """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
+    fig = go.Figure()
+    fig.add_annotation(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                       font=dict(size=15))
+    fig.update_layout(title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False),
+                      yaxis=dict(visible=False), margin=dict(l=20, r=20, t=50 if title else 20, b=20))
+    return fig
+
+
+# ----------------------------------------------------------------------------- heatmaps
+
+
+def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
+            zmin: float = 0.0, zmax: float = 1.0, x_title: str = "key", y_title: str = "query",
+            segments: Sequence[int] | None = None, highlight_row: int | None = None,
+            colorscale: str = PROB_SCALE) -> go.Figure:
+    """One attention matrix (rows = queries, columns = keys) with the tokens on both axes.
+
+    `segments` (self-attention only: one id per token on both axes) prefixes ticks with A·/B·
+    and draws a divider between the segments; `highlight_row` outlines one query row.
+    """
+    m = _check_matrix(matrix, x_tokens, y_tokens)
+    if segments is not None and not (len(segments) == len(x_tokens) == len(y_tokens)):
+        raise ValueError("segments need a square matrix with one id per token")
+    xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
+    nq, nk = m.shape
+    fig = go.Figure(go.Heatmap(
+        z=m, x=list(range(nk)), y=list(range(nq)), zmin=zmin, zmax=zmax, colorscale=colorscale,
+        customdata=_hover_tokens(ys, xs), xgap=1 if max(nq, nk) <= 40 else 0, ygap=1 if max(nq, nk) <= 40 else 0,
+        colorbar=dict(thickness=12),
+        hovertemplate=(f"{_esc(y_title)} #%{{y}}: %{{customdata[0]}}<br>{_esc(x_title)} #%{{x}}: %{{customdata[1]}}"
+                       "<br>value: %{z:.4f}<extra></extra>")))
+    shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
+    if highlight_row is not None and 0 <= highlight_row < nq:
+        shapes.append(dict(type="rect", xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
+                           y1=highlight_row + 0.5, line=dict(color="#d62728", width=2.5)))
+    cell = _cell_px(max(nq, nk))
+    fig.update_layout(
+        title=dict(text=_esc(title)), shapes=shapes, height=int(170 + cell * nq + 6 * max(map(len, xs), default=0)),
+        xaxis=_token_axis(xs, x_title, _x_angle(xs)),
+        # square cells; the y axis runs top to bottom like the matrix it shows
+        yaxis=dict(_token_axis(ys, y_title), autorange=None, range=[nq - 0.5, -0.5],
+                   scaleanchor="x", scaleratio=1, constrain="domain"),
+        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
+    return fig
+
+
+def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str],
+                  title: str = "Masked self-attention") -> go.Figure:
+    """Left: raw scores QK^T/sqrt(d_k), masked cells (-inf) drawn as a separate gray layer
+    marked −∞; right: their row softmax, where those cells are exactly 0."""
+    s = _check_matrix(scores, x_tokens, y_tokens)
+    p = _check_matrix(probs, x_tokens, y_tokens)
+    masked = np.isneginf(s)
+    finite = np.where(np.isfinite(s), s, np.nan)  # plotly leaves NaN cells empty; the gray layer fills them
+    bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
+    xs, ys = [str(t) for t in x_tokens], [str(t) for t in y_tokens]
+    nq, nk = s.shape
+    cd = _hover_tokens(ys, xs)
+    hover_qk = "query #%{y}: %{customdata[0]}<br>key #%{x}: %{customdata[1]}<br>"
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, subplot_titles=(
+        "scores QKᵀ/√d_k (before softmax)", "softmax (attention weights)"))
+    fig.add_trace(go.Heatmap(
+        z=finite, x=list(range(nk)), y=list(range(nq)), zmin=-bound, zmax=bound, zmid=0, colorscale=SCORE_SCALE,
+        customdata=cd, hovertemplate=hover_qk + "score: %{z:.4f}<extra></extra>", name="scores",
+        colorbar=dict(x=0.42, thickness=12, title=dict(text="score"))), row=1, col=1)
+    fig.add_trace(go.Heatmap(
+        z=np.where(masked, 0.0, np.nan), x=list(range(nk)), y=list(range(nq)), zmin=0, zmax=1,
+        colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
+        text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}", textfont=dict(size=_font_size(nk), color="#555"),
+        hovertemplate=hover_qk + f"score: {MINUS_INF} (masked)<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Heatmap(
+        z=p, x=list(range(nk)), y=list(range(nq)), zmin=0, zmax=1, colorscale=PROB_SCALE, customdata=cd,
+        hovertemplate=hover_qk + "weight: %{z:.4f}<extra></extra>", name="softmax",
+        colorbar=dict(x=1.0, thickness=12, title=dict(text="weight"))), row=1, col=2)
+    for col in (1, 2):
+        fig.update_xaxes(_token_axis(xs, "key", _x_angle(xs)), row=1, col=col)
+        fig.update_yaxes(_token_axis(ys, "query"), row=1, col=col)
+    fig.update_yaxes(range=[nq - 0.5, -0.5], constrain="domain")
+    fig.update_layout(yaxis=dict(scaleanchor="x"), yaxis2=dict(scaleanchor="x2"))
+    cell = _cell_px(max(nq, nk)) * 0.8
+    fig.update_layout(title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
+                      margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white")
+    return fig
+
+
+def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
+              selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
+              segments: Sequence[int] | None = None) -> go.Figure:
+    """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
+    shared colour scale; `selected` = (layer, head), 0-based, is outlined."""
+    a = np.asarray(att, dtype=np.float32)
+    if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
+        raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
+    L, H, nq, nk = a.shape
+    if L == 0 or H == 0:
+        return placeholder("No attention heads.", title)
+    xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
+    cd = _hover_tokens(ys, xs) if L * H * nq * nk <= GRID_HOVER_TOKENS_MAX else None
+    qtok, ktok = ("%{customdata[0]}", "%{customdata[1]}") if cd is not None else ("", "")
+    breaks = _segment_breaks(segments) if segments is not None and len(xs) == len(ys) == len(segments) else []
+    # The grid is laid out by hand (one dict, one validation) rather than with make_subplots
+    # and per-cell updates, which take seconds for a 6 x 6 model.
+    gap = min(0.03, 0.3 / max(L, H))
+    w, hgt = (1 - (H - 1) * gap) / H, (1 - (L - 1) * gap) / L
+    traces, layout, shapes, notes = [], {}, [], []
+    for l in range(L):
+        for h in range(H):
+            i = l * H + h + 1
+            xa, ya = ("x", "y") if i == 1 else (f"x{i}", f"y{i}")
+            x0, y1 = h * (w + gap), 1 - l * (hgt + gap)
+            axis = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False)
+            layout[f"xaxis{'' if i == 1 else i}"] = dict(axis, domain=[x0, x0 + w], anchor=ya, range=[-0.5, nk - 0.5])
+            layout[f"yaxis{'' if i == 1 else i}"] = dict(axis, domain=[y1 - hgt, y1], anchor=xa, range=[nq - 0.5, -0.5])
+            traces.append(go.Heatmap(
+                z=a[l, h], x=list(range(nk)), y=list(range(nq)), xaxis=xa, yaxis=ya, coloraxis="coloraxis",
+                customdata=cd, hovertemplate=(f"layer {l + 1} · head {h + 1}<br>query #%{{y}} {qtok}"
+                                              f"<br>key #%{{x}} {ktok}<br>value: %{{z:.4f}}<extra></extra>")))
+            for shape in _dividers(breaks, breaks, nk, nq, xa, ya):
+                shapes.append(dict(shape, line=dict(color="#444", width=0.8, dash="dot")))
+            if selected is not None and (l, h) == tuple(selected):
+                shapes.append(dict(type="rect", xref=f"{xa} domain", yref=f"{ya} domain", x0=-0.03, x1=1.03,
+                                   y0=-0.03, y1=1.03, line=dict(color="#d62728", width=3)))
+            if l == 0:
+                notes.append(dict(text=f"H{h + 1}", x=x0 + w / 2, y=1, xref="paper", yref="paper",
+                                  yanchor="bottom", showarrow=False, font=dict(size=11)))
+        notes.append(dict(text=f"L{l + 1}", x=-0.005, y=1 - l * (hgt + gap) - hgt / 2, xref="paper", yref="paper",
+                          xanchor="right", showarrow=False, font=dict(size=11)))
+    cell = float(np.clip(900 / H, 55, 130))
+    layout.update(title=dict(text=_esc(title)), height=int(90 + L * cell), shapes=shapes, annotations=notes,
+                  coloraxis=dict(colorscale=PROB_SCALE, cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
+                  margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
+    return go.Figure(data=traces, layout=layout)
+
+
+# ----------------------------------------------------------------------------- bar charts
+
+
+def attention_bars(weights, tokens: Sequence[str], title: str) -> go.Figure:
+    """One decoding step's attention distribution over the source tokens (the weights that
+    make up the context vector, Bahdanau et al. eq. 5-6)."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 1 or len(w) != len(tokens):
+        raise ValueError(f"{w.shape} weights for {len(tokens)} tokens")
+    labels = [str(t) for t in tokens]
+    fig = go.Figure(go.Bar(
+        x=list(range(len(w))), y=w, customdata=[_esc(t) for t in labels], marker=dict(color=w, colorscale=PROB_SCALE,
+                                                                                      cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
+        text=[f"{v:.2f}" for v in w] if len(w) <= 24 else None, textposition="outside",
+        hovertemplate="source #%{x}: %{customdata}<br>weight: %{y:.4f}<extra></extra>"))
+    fig.update_layout(title=dict(text=_esc(title)), height=340 + 5 * max(map(len, labels), default=0),
+                      xaxis=_token_axis(labels, "source token", _x_angle(labels)),
+                      yaxis=dict(title=dict(text="attention weight"), range=[0, 1.08]),
+                      margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
+    return fig
+
+
+def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions") -> go.Figure:
+    """One group (subplot) per [MASK]: `masks` is a list of (label, tokens, probabilities),
+    best first; the best prediction is drawn at the top."""
+    if not masks:
+        return placeholder("No [MASK] to predict.", title)
+    fig = make_subplots(rows=len(masks), cols=1, subplot_titles=[_esc(m[0]) for m in masks],
+                        vertical_spacing=min(0.12, 0.5 / len(masks)))
+    for r, (label, toks, probs) in enumerate(masks, start=1):
+        p = np.asarray(probs, dtype=np.float64)
+        if len(p) != len(toks):
+            raise ValueError(f"{len(p)} probabilities for {len(toks)} tokens")
+        fig.add_trace(go.Bar(
+            x=p, y=list(range(len(p))), orientation="h", customdata=[_esc(t) for t in toks], name=_esc(label),
+            text=[f"{v:.4f}" for v in p], textposition="auto", showlegend=False,
+            hovertemplate="%{customdata}: %{x:.4f}<extra></extra>"), row=r, col=1)
+        fig.update_yaxes(_token_axis([str(t) for t in toks], ""), autorange=None,
+                         range=[len(p) - 0.5, -0.5], row=r, col=1)
+        fig.update_xaxes(title=dict(text="probability"), rangemode="tozero", row=r, col=1)
+    k = max(len(m[1]) for m in masks)
+    fig.update_layout(title=dict(text=_esc(title)), height=int(90 + len(masks) * (60 + 24 * k)),
+                      margin=dict(l=10, r=10, t=70, b=10), plot_bgcolor="white")
+    return fig
+
+
+def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence prediction") -> go.Figure:
+    """P(IsNext) and P(NotNext) from BERT's [CLS] classifier."""
+    p = [float(is_next), float(not_next)]
+    fig = go.Figure(go.Bar(x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
+                           marker=dict(color=["#2ca02c", "#d62728"]),
+                           hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+    fig.update_layout(title=dict(text=_esc(title)), height=300, yaxis=dict(range=[0, 1.1], title=dict(text="probability")),
+                      margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
+    return fig

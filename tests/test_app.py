@@ -1,0 +1,211 @@
+"""app.py's handlers called directly on the shipped checkpoints: the figures, tables, downloads
+and API JSON carry exactly the inference records' numbers; user errors become a gr.Error with
+the message (never a traceback); a broken checkpoint still lets the app build and names the file."""
+import html
+import json
+import re
+import logging
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+gr = pytest.importorskip("gradio")
+
+import app  # noqa: E402  (builds the demo, loading the registry once)
+from explorer import inference as inf  # noqa: E402
+
+EN = "I am a student."
+REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+needs = pytest.mark.skipif(
+    not {"transformer-en-fr", "seq2seq-dot", "seq2seq-none", "bert"} <= set(inf.registry().names()),
+    reason="the shipped checkpoints under assets/ did not load")
+
+
+def z(fig, i=0):
+    return np.asarray(fig.data[i].z, dtype=np.float32)
+
+
+def heatmaps(fig):
+    return [t for t in fig.data if t.type == "heatmap"]
+
+
+def test_demo_builds_with_named_endpoints():
+    assert isinstance(app.demo, gr.Blocks)
+    public = {fn.api_name for fn in app.demo.fns.values() if fn.api_visibility == "public"}
+    assert public == {"translate", "fill_mask", "nsp"}
+
+
+@needs
+def test_seq2seq_view_shows_the_records_alignment():
+    v = app.seq2seq_view(EN, "seq2seq-dot", 2)
+    r = inf.translate("seq2seq-dot", EN, 1)
+    assert v.translation == r.translation and v.steps == len(r.target_tokens)
+    np.testing.assert_array_equal(z(v.alignment), r.trace.cross[0, 0])
+    assert [html.unescape(t) for t in v.alignment.layout.yaxis.ticktext] == r.target_tokens
+    assert [html.unescape(t) for t in v.alignment.layout.xaxis.ticktext] == r.source_tokens
+    np.testing.assert_array_equal(np.asarray(v.step_bars.data[0].y), r.trace.cross[0, 0, 1])  # step 2 = row 1
+    best = r.source_tokens[int(np.argmax(r.trace.cross[0, 0, 1]))]
+    assert app.md(best) in v.step_text
+    # the step slider redraws from the stored record without a model call
+    align, bars, text = app.seq2seq_step(v.record, 99)  # clamped to the last step
+    np.testing.assert_array_equal(np.asarray(bars.data[0].y), r.trace.cross[0, 0, -1])
+    assert f"Step {v.steps}/{v.steps}" in text
+
+
+@needs
+def test_seq2seq_none_says_there_is_no_attention():
+    v = app.seq2seq_view(EN, "seq2seq-none")
+    assert "No attention" in v.notice and "fixed-size vector" in v.notice
+    assert heatmaps(v.alignment) == [] and "only context" in v.alignment.layout.annotations[0].text
+    assert "no attention" in v.step_text.lower()
+
+
+@needs
+def test_transformer_view_matches_the_record_for_the_chosen_head():
+    text = "The animal didn't cross the street because it was too tired."
+    v = app.transformer_view(text, "transformer-en-fr", 1, 2, 3)
+    r = inf.translate("transformer-en-fr", text, 1)
+    t, h = r.trace, v.heads
+    assert v.translation == r.translation
+    assert (v.n_layers, v.n_heads) == t.cross.shape[:2]
+    np.testing.assert_array_equal(z(h.enc_head), t.enc_self[1, 2])
+    np.testing.assert_array_equal(z(h.dec_head), t.dec_self[1, 2])
+    np.testing.assert_array_equal(z(h.cross_head), t.cross[1, 2])
+    assert len(h.cross_head.layout.yaxis.ticktext) == len(r.target_tokens)
+    assert len(h.cross_head.layout.xaxis.ticktext) == len(r.source_tokens)
+    assert len(h.dec_head.layout.xaxis.ticktext) == len(r.decoder_input_tokens)
+    for grid, a in ((h.enc_grid, t.enc_self), (h.dec_grid, t.dec_self), (h.cross_grid, t.cross)):
+        assert len(grid.data) == a.shape[0] * a.shape[1]
+        np.testing.assert_array_equal(z(grid, 1 * a.shape[1] + 2), a[1, 2])
+    # masked scores: the gray layer is exactly the -inf of the record, the softmax is the record's
+    scores, masked, soft = h.dec_scores.data
+    minus_inf = np.isneginf(t.dec_self_scores[1, 2])
+    assert minus_inf.any() and (~np.isnan(np.asarray(masked.z, dtype=float)) == minus_inf).all()
+    np.testing.assert_array_equal(np.asarray(soft.z), t.dec_self[1, 2])
+    assert (np.asarray(soft.z)[minus_inf] == 0).all()
+    assert v.hypotheses["translation"].iloc[0] == r.translation
+
+
+@needs
+def test_transformer_redraw_clamps_layer_and_head():
+    r = inf.translate("transformer-en-fr", EN, 1)
+    L, H = r.trace.enc_self.shape[:2]
+    h = app.transformer_heads(r, 99, 0)
+    np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[L - 1, 0])
+    assert f"layer {L}, head 1" in h.enc_head.layout.title.text
+    placeholder = app.transformer_heads(None, 1, 1)
+    assert heatmaps(placeholder.enc_grid) == [] and placeholder.files == []
+
+
+@needs
+def test_downloads_hold_the_same_numbers():
+    v = app.transformer_view(EN, "transformer-en-fr", 1, 1, 2)
+    files = {Path(f).name: Path(f) for f in v.heads.files}
+    assert json.loads(files["transformer-en-fr.json"].read_text(encoding="utf-8")) == \
+        json.loads(json.dumps(v.record.to_json()))
+    cross = pd.read_csv(files["transformer-en-fr-cross-L1H2.csv"], index_col=0)
+    np.testing.assert_allclose(cross.to_numpy(), v.record.trace.cross[0, 1], rtol=1e-6)
+    assert list(cross.index) == v.record.target_tokens
+    scores = pd.read_csv(files["transformer-en-fr-dec_self_scores-L1H2.csv"], index_col=0).to_numpy()
+    assert np.isneginf(scores[0, 1:]).all()  # the CSV keeps -inf where the mask hid a key
+    page = files["transformer-en-fr-figures.html"].read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]*\bsrc=", page) and len(page) > 1_000_000  # plotly.js inlined: offline
+    assert page.count('class="plotly-graph-div"') == 7
+
+
+@needs
+def test_bert_fill_and_nsp_views():
+    a, b = "the man went to the [MASK] .", "he bought a gallon of milk ."
+    v = app.bert_fill_view(a, b, 3, 2, 4)
+    r = inf.fill_mask(a, 3, b)
+    assert list(v.tokens["token"]) == r.tokens
+    assert list(v.tokens["segment"]) == ["A" if s == 0 else "B" for s in r.segments]
+    assert list(v.masks["token"]) == [p.token for m in r.masks for p in m.predictions]
+    np.testing.assert_array_equal(np.asarray(v.topk.data[0].x), [p.probability for p in r.masks[0].predictions])
+    assert list(v.nsp.data[0].y) == [r.is_next, r.not_next]
+    np.testing.assert_array_equal(z(v.head), r.trace.enc_self[1, 3])
+    assert len(v.grid.data) == r.trace.enc_self.shape[0] * r.trace.enc_self.shape[1]
+    ticks = list(v.head.layout.xaxis.ticktext)
+    assert ticks[0] == "A·[CLS]" and ticks[-1] == "B·[SEP]"  # segments marked on the axes
+    n = app.bert_nsp_view("the man went to the store .", b, 1, 1)
+    assert n.record.is_next == inf.nsp("the man went to the store .", b).is_next
+    assert "P(IsNext)" in n.nsp_text and v.files
+
+
+@needs
+def test_api_endpoints_return_figures_and_the_records_json():
+    text, fig, trace = app.translate_api(EN, "transformer-en-fr", 1)
+    r = inf.translate("transformer-en-fr", EN, 1)
+    assert text == r.translation and trace == r.to_json() and isinstance(fig, go.Figure)
+    np.testing.assert_array_equal(z(fig, 0), r.trace.cross[0, 0])
+    _, fig, trace = app.translate_api(EN, "seq2seq-additive")
+    np.testing.assert_array_equal(z(fig), inf.translate("seq2seq-additive", EN).trace.cross[0, 0])
+    topk, grid, trace = app.fill_mask_api("the man went to the [MASK] .", 4)
+    assert trace == inf.fill_mask("the man went to the [MASK] .", 4).to_json()
+    assert [p["probability"] for p in trace["masks"][0]["predictions"]] == list(topk.data[0].x)
+    nsp_fig, grid, trace = app.nsp_api("the man went to the store .", "he bought a gallon of milk .")
+    assert list(nsp_fig.data[0].y) == [trace["is_next"], trace["not_next"]]
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: app.translate_api("", "transformer-en-fr"), "Please type a sentence"),
+    (lambda: app.translate_api(EN, "no-such-model"), "Unknown model 'no-such-model'"),
+    (lambda: app.translate_api(EN, "transformer-en-fr", 99), "Beam size must be between 1 and 8"),
+    (lambda: app.fill_mask_api("no mask here", 5), "Put at least one [MASK]"),
+    (lambda: app.nsp_api("only one sentence", "   "), "second sentence"),
+    (lambda: app.transformer_view("   ", "transformer-en-fr"), "input is empty"),
+    (lambda: app.seq2seq_view(EN, "bert"), "not"),
+])
+def test_user_errors_become_gr_error_messages(call, message):
+    with pytest.raises(gr.Error) as e:
+        call()
+    assert message in e.value.message and "Traceback" not in e.value.message
+
+
+def test_unexpected_errors_are_generic_and_logged(monkeypatch, caplog):
+    def boom(*a, **k):
+        raise RuntimeError("internal detail")
+    monkeypatch.setattr(inf, "translate", boom)
+    with caplog.at_level(logging.ERROR, logger="attention_explorer"), pytest.raises(gr.Error) as e:
+        app.translate_api(EN, "transformer-en-fr")
+    assert e.value.message == app.GENERIC_ERROR and "internal detail" not in e.value.message
+    assert "internal detail" in caplog.text and "Traceback" in caplog.text  # the server log has it all
+
+
+def test_error_messages_and_markdown_are_escaped():
+    with pytest.raises(gr.Error) as e:
+        app.translate_api(EN, "<img src=x onerror=alert(1)>")
+    assert "<img" not in e.value.message and "&lt;img" in e.value.message
+    assert "<" not in app.md("<b>x</b>") and "\\*" in app.md("*")
+
+
+@pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
+def test_broken_checkpoint_still_builds_and_names_the_file(tmp_path, monkeypatch):
+    for name in ("bert", "transformer-ko-en"):
+        shutil.copytree(REPO_ASSETS / name, tmp_path / name)
+    shard = sorted((tmp_path / "bert").glob("model-*.safetensors"))[0]
+    shard.write_bytes(b"not a safetensors file")
+    monkeypatch.setattr(inf, "_REGISTRY", inf.load_registry(tmp_path))
+    assert "bert" in inf.registry().errors and shard.name in inf.registry().errors["bert"]
+
+    demo = app.build_demo()  # must not raise
+    assert isinstance(demo, gr.Blocks)
+    assert app.md(shard.name) in app.load_errors_md("bert")  # markdown-escaped, shown as the file name
+    table = app._models_table(inf.registry())
+    assert shard.name in table.set_index("model").loc["bert", "metrics / error"]
+    with pytest.raises(gr.Error) as e:
+        app.bert_fill_view("the man went to the [MASK] .", "", 5)
+    assert shard.name in e.value.message and "could not be loaded" in e.value.message
+    text, _, _ = app.translate_api("나는 학생 입니다", "transformer-ko-en")  # the healthy model still works
+    assert text
+
+
+def test_empty_assets_folder_still_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr(inf, "_REGISTRY", inf.load_registry(tmp_path))
+    assert isinstance(app.build_demo(), gr.Blocks)
+    with pytest.raises(gr.Error):
+        app.translate_api(EN, "transformer-en-fr")
