@@ -29,7 +29,7 @@ LENGTH_BUCKETS = [(1, 4), (5, 7), (8, 10), (11, 13), (14, 1000)]  # source words
 
 @torch.inference_mode()
 def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int = 64, max_len: int = 128,
-              device="cpu", progress: bool = False) -> list[str]:
+              device="cpu", progress: bool = False, alpha: float = 0.6) -> list[str]:
     sp = special_ids(tok)
     model.eval()
     order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
@@ -42,7 +42,7 @@ def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int =
         src = data.pad(rows, sp["pad"]).to(device)
         limit = min(max_len, int(src.size(1) * 1.5) + 10)
         if beam > 1:
-            ids = [h[0].tokens for h in beam_search(model, src, sp["bos"], sp["eos"], limit, beam)]
+            ids = [h[0].tokens for h in beam_search(model, src, sp["bos"], sp["eos"], limit, beam, alpha)]
         else:
             ids = greedy(model, src, sp["bos"], sp["eos"], limit)
         for i, row in zip(idx, ids):
@@ -89,15 +89,15 @@ def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_s
             "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
 
 
-def translation_test(ckpt, data_dir: Path, beam: int, progress=True) -> dict:
+def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test") -> dict:
     m = ckpt.metrics
     pairs = data.read_pairs(data_dir, m["data"]["pair"])
     split = data.split_by_source(pairs, m["data"]["split_seed"], m["data"]["valid_frac"], m["data"]["test_frac"])
-    test = data.orient(split["test"], m["data"]["direction"])
+    test = data.orient(split[split_name], m["data"]["direction"])
     srcs, refs = [s for s, _ in test], [t for _, t in test]
     t0 = time.time()
-    hyps = translate(ckpt.model, ckpt.tokenizer, srcs, beam=beam, progress=progress)
-    res = {"split": "test", "n": len(test), "beam": beam, **bleu_chrf(hyps, refs),
+    hyps = translate(ckpt.model, ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha)
+    res = {"split": split_name, "n": len(test), "beam": beam, "alpha": alpha, **bleu_chrf(hyps, refs),
            "bleu_by_length": bleu_by_length(srcs, hyps, refs), "seconds_cpu": round(time.time() - t0, 1)}
     return res
 
@@ -107,6 +107,8 @@ def main(argv=None):
     ap.add_argument("checkpoints", nargs="+", help="checkpoint folders, e.g. assets/transformer-en-fr")
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
     ap.add_argument("--beam", type=int, default=None, help="beam size (default: the one in metrics.json)")
+    ap.add_argument("--alpha", type=float, default=None, help="beam length penalty (default: metrics.json's, else 0.6)")
+    ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
     args = ap.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
@@ -120,14 +122,15 @@ def main(argv=None):
             res = bert_heldout_eval(ckpt.model, ckpt.tokenizer, held, short, meta["max_len"])
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
-            res = translation_test(ckpt, args.data_dir, beam)
+            alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)
+            res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split)
         print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
         recorded = ckpt.metrics.get("test")
         if recorded:
             keys = [k for k in res if isinstance(res[k], (int, float)) and k in recorded and not k.startswith("sec")]
             diff = {k: (recorded[k], res[k]) for k in keys if recorded[k] != res[k]}
             print(f"  vs metrics.json: {'identical' if not diff else diff}")
-        if args.write:
+        if args.write and args.split == "test":
             metrics = dict(ckpt.metrics, test=res)
             (Path(folder) / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
 

@@ -1,0 +1,326 @@
+"""Bring your own BERT: load Hugging Face `BertForPreTraining` weights into the in-repo
+`models.bert.Bert`, so fill-mask, next-sentence prediction and the attention views work on
+a real pre-trained model (Devlin et al. 2018) with the very code that serves ours.
+
+    ckpt = load_local(folder)          # config.json + safetensors + tokenizer.json or vocab.txt
+    ckpt = load_hub("bert-base-uncased")   # the same, fetched from the Hub (sizes checked first)
+    register(registry(), ckpt, "bert-custom")
+    fill_mask("Paris is the [MASK] of France.", name="bert-custom")
+
+Only safetensors are read. A pickled checkpoint (pytorch_model.bin, *.pt, ...) can run
+arbitrary code when it is opened, so it is refused without being opened; `torch.load` is
+never called. Both heads of pre-training are required: the MLM head (`cls.predictions.*`)
+for fill-mask and the NSP head with its pooler (`cls.seq_relationship.*`,
+`bert.pooler.*`) for next-sentence prediction. A bare `BertModel` or a
+`BertForMaskedLM` checkpoint is refused with a message saying which head is missing,
+rather than run with random heads that would print confident nonsense.
+
+A local folder is chosen only by whoever runs the app, through the environment variable
+ATTN_EXPLORER_BERT_DIR (`folder_from_env`, `load_from_env`); nothing here takes a folder
+path from a web visitor. `load_hub` takes a Hub repo id and downloads at most `max_bytes`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+from explorer.inference import Registry, UserError
+from models.bert import BertConfig, config_from_hf, from_hf
+from models.checkpoint import Checkpoint
+from models.tokenizers import BERT_SPECIALS, special_ids
+
+ENV_VAR = "ATTN_EXPLORER_BERT_DIR"
+WEIGHTS, INDEX = "model.safetensors", "model.safetensors.index.json"
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
+MAX_JSON_BYTES = 50_000_000  # config / index / tokenizer_config files are KB; tokenizer.json a few MB
+_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$", re.ASCII)
+
+
+# ----------------------------------------------------------------------------- local folders
+
+
+def _read_json(path: Path, what: str) -> dict:
+    if not path.is_file():
+        raise UserError(f"{path.parent} has no {path.name} ({what}).")
+    if path.stat().st_size > MAX_JSON_BYTES:
+        raise UserError(f"{path} is over {MAX_JSON_BYTES} bytes; refusing to parse it.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UserError(f"{path} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} should hold a JSON object.")
+    return data
+
+
+def _weight_files(folder: Path) -> list[Path]:
+    """The safetensors files of folder (one file or HF shards); pickles are refused unopened."""
+    if (folder / WEIGHTS).is_file():
+        return [folder / WEIGHTS]
+    if (folder / INDEX).is_file():
+        weight_map = _read_json(folder / INDEX, "the shard index").get("weight_map")
+        if not isinstance(weight_map, dict) or not weight_map:
+            raise UserError(f"{folder / INDEX} has no weight_map.")
+        names = sorted(set(weight_map.values()))
+        bad = [n for n in names if not isinstance(n, str) or Path(n).name != n or not n.endswith(".safetensors")]
+        if bad:  # a shard must be a plain file next to the index, never a path elsewhere
+            raise UserError(f"{folder / INDEX} names shards that are not plain .safetensors files: {bad[:3]}")
+        missing = [n for n in names if not (folder / n).is_file()]
+        if missing:
+            raise UserError(f"{folder} is missing shard(s) {', '.join(missing)} listed in {INDEX}.")
+        return [folder / n for n in names]
+    pickles = sorted(p.name for p in folder.iterdir() if p.name.endswith(PICKLE_SUFFIXES))
+    found = f" It has {', '.join(pickles)}, which are pickles: opening one can run arbitrary code, so they " \
+            "are not loaded." if pickles else ""
+    raise UserError(f"{folder} has no {WEIGHTS} (or {INDEX}). Only safetensors weights are loaded.{found} "
+                    "Convert the checkpoint where you trust it, e.g. with transformers: "
+                    "model.save_pretrained(folder, safe_serialization=True).")
+
+
+def _read_state(files: list[Path]) -> dict[str, torch.Tensor]:
+    state = {}
+    for f in files:
+        try:
+            state.update(load_file(str(f)))
+        except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+            raise UserError(f"{f} is not a readable safetensors file: {e}") from None
+    # BertModel saves its keys bare ("embeddings....") and the task models under "bert.";
+    # from_hf expects the latter.
+    bare = ("embeddings.", "encoder.", "pooler.")
+    return {("bert." + k if k.startswith(bare) else k): (v.float() if v.is_floating_point() else v)
+            for k, v in state.items()}
+
+
+def _check_heads(state: dict, folder: Path) -> None:
+    has = {"MLM head (cls.predictions.*)": "cls.predictions.transform.dense.weight" in state,
+           "NSP head (cls.seq_relationship.*)": "cls.seq_relationship.weight" in state,
+           "pooler (bert.pooler.*)": "bert.pooler.dense.weight" in state}
+    missing = [name for name, ok in has.items() if not ok]
+    if not missing:
+        return
+    if "bert.embeddings.word_embeddings.weight" not in state:
+        raise UserError(f"The weights in {folder} are not a BERT checkpoint (no embeddings.word_embeddings).")
+    mlm, nsp = has["MLM head (cls.predictions.*)"], has["NSP head (cls.seq_relationship.*)"]
+    looks = ("a bare BertModel (encoder only)" if not mlm and not nsp else
+             "a BertForMaskedLM (no next-sentence head)" if mlm and not nsp else
+             "a BERT without all of its pre-training heads")
+    raise UserError(f"The weights in {folder} look like {looks}: missing the {', '.join(missing)}. "
+                    "Fill-mask and next-sentence prediction need BertForPreTraining weights with both heads "
+                    "(e.g. bert-base-uncased).")
+
+
+def wordpiece_from_vocab(vocab_file: Path, lowercase: bool = True, strip_accents: bool | None = None,
+                         chinese_chars: bool = True) -> Tokenizer:
+    """BERT's WordPiece tokenizer from a vocab.txt (one token per line, id = line number), as
+    transformers' BertTokenizerFast builds it: BERT normaliser, BERT pre-tokenizer, "##"
+    continuation pieces, and [CLS] A [SEP] (B [SEP]) with segment ids 0/1."""
+    lines = Path(vocab_file).read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last token; it does not start another
+    # A repeated token keeps its last id, as in transformers.
+    vocab = {line.rstrip("\r"): i for i, line in enumerate(lines)}
+    tok = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]", max_input_chars_per_word=100))
+    tok.normalizer = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=chinese_chars,
+                                                strip_accents=strip_accents, lowercase=lowercase)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece(prefix="##")
+    # Specials are "added tokens", matched in the raw text, so "[MASK]" stays one token.
+    tok.add_special_tokens([t for t in BERT_SPECIALS if t in vocab])
+    _set_template(tok)
+    return tok
+
+
+def _set_template(tok: Tokenizer) -> None:
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    if cls is None or sep is None:
+        return  # _check_tokenizer reports it
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS]:0 $A:0 [SEP]:0", pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
+
+
+def _load_tokenizer(folder: Path, hf_config: dict) -> tuple[Tokenizer, str]:
+    settings = _read_json(folder / "tokenizer_config.json", "") if (folder / "tokenizer_config.json").is_file() else {}
+    if (folder / "tokenizer.json").is_file():
+        if (folder / "tokenizer.json").stat().st_size > MAX_JSON_BYTES:
+            raise UserError(f"{folder / 'tokenizer.json'} is over {MAX_JSON_BYTES} bytes.")
+        try:
+            tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
+            raise UserError(f"{folder / 'tokenizer.json'} is not a valid tokenizer: {e}") from None
+        if tok.post_processor is None:
+            _set_template(tok)
+        how = "tokenizer.json"
+    elif (folder / "vocab.txt").is_file():
+        lowercase = settings.get("do_lower_case", hf_config.get("do_lower_case", True))
+        tok = wordpiece_from_vocab(folder / "vocab.txt", bool(lowercase), settings.get("strip_accents"),
+                                   bool(settings.get("tokenize_chinese_chars", True)))
+        how = f"vocab.txt (lowercase={bool(lowercase)})"
+    else:
+        raise UserError(f"{folder} has no tokenizer: it needs tokenizer.json or vocab.txt.")
+    tok.no_padding()  # the explorer crops to BERT's length itself and never pads one sentence
+    tok.no_truncation()
+    return tok, how
+
+
+def _check_tokenizer(tok: Tokenizer, vocab_size: int, folder: Path) -> None:
+    missing = [t for t in BERT_SPECIALS if tok.token_to_id(t) is None]
+    if missing:
+        raise UserError(f"The tokenizer in {folder} lacks BERT's special token(s) {', '.join(missing)}.")
+    if tok.get_vocab_size() > vocab_size:
+        raise UserError(f"The tokenizer in {folder} has {tok.get_vocab_size()} tokens but the model only "
+                        f"{vocab_size} embeddings.")
+    sp = special_ids(tok)
+    if tok.encode("[MASK]", add_special_tokens=False).ids != [sp["mask"]]:
+        raise UserError(f"The tokenizer in {folder} splits '[MASK]' instead of keeping it as one token.")
+    ids = tok.encode("a", "b").ids
+    if ids[0] != sp["cls"] or ids[-1] != sp["sep"] or ids.count(sp["sep"]) != 2:
+        raise UserError(f"The tokenizer in {folder} does not frame text as [CLS] A [SEP] B [SEP].")
+
+
+def _bert_config(hf_config: dict, where) -> BertConfig:
+    model_type = hf_config.get("model_type", "bert")
+    if model_type != "bert":
+        raise UserError(f"{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.")
+    try:
+        return config_from_hf(hf_config)
+    except (KeyError, TypeError, ValueError) as e:
+        raise UserError(f"The config.json of {where} is not a usable BERT config: {e}") from None
+
+
+def load_local(folder: str | Path) -> Checkpoint:
+    """A Hugging Face BERT folder (config.json, safetensors, tokenizer) as an in-repo Checkpoint."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder.")
+    hf_config = _read_json(folder / "config.json", "the model's configuration")
+    config = _bert_config(hf_config, folder)
+    tok, how = _load_tokenizer(folder, hf_config)
+    _check_tokenizer(tok, config.vocab_size, folder)
+    state = _read_state(_weight_files(folder))
+    _check_heads(state, folder)
+    try:
+        model = from_hf(state, hf_config)
+    except ValueError as e:  # missing keys, untied decoder, shapes that do not fit the config
+        raise UserError(f"The weights in {folder} do not load into BERT: {e}") from None
+    metrics = {"source": str(folder), "parameters": sum(p.numel() for p in model.parameters()),
+               "tokenizer": how, "hf_architectures": hf_config.get("architectures")}
+    return Checkpoint(model.eval(), tok, config, metrics, folder)
+
+
+# ----------------------------------------------------------------------------- the Hub
+
+
+def _check_repo_id(repo_id) -> str:
+    if not isinstance(repo_id, str) or not _REPO_ID.match(repo_id.strip()) or ".." in repo_id:
+        raise UserError("A Hugging Face model id looks like 'bert-base-uncased' or 'owner/name'.")
+    return repo_id.strip()
+
+
+def _hub(call, repo_id: str):
+    """Run a huggingface_hub call; every failure becomes a UserError naming the repo."""
+    from huggingface_hub import errors
+
+    try:
+        return call()
+    except errors.GatedRepoError:
+        raise UserError(f"'{repo_id}' is gated on the Hugging Face Hub: it needs an accepted licence "
+                        "and a token.") from None
+    except errors.RepositoryNotFoundError:
+        raise UserError(f"No model '{repo_id}' on the Hugging Face Hub (or it is private).") from None
+    except errors.RevisionNotFoundError:
+        raise UserError(f"'{repo_id}' has no such revision on the Hugging Face Hub.") from None
+    except Exception as e:  # the HTTP stack (requests, httpx, ...) differs between versions; whatever
+        # it raises here (no network, DNS, timeout, 5xx, offline mode) means the Hub was not reachable.
+        raise UserError(f"Could not reach the Hugging Face Hub for '{repo_id}' (no internet?): "
+                        f"{type(e).__name__}: {e}") from None
+
+
+def hub_files(sizes: dict[str, int | None]) -> list[str]:
+    """The files of a Hub repo (name -> size) worth downloading: config, tokenizer, safetensors."""
+    top = {n: s for n, s in sizes.items() if "/" not in n}
+    if "config.json" not in top:
+        raise UserError("The repository has no config.json.")
+    if WEIGHTS in top:
+        weights = [WEIGHTS]
+    else:
+        weights = sorted(n for n in top if n.endswith(".safetensors")) + ([INDEX] if INDEX in top else [])
+    if not any(n.endswith(".safetensors") for n in weights):
+        pickles = sorted(n for n in top if n.endswith(PICKLE_SUFFIXES))
+        found = f" (it has {', '.join(pickles)}: pickles, which are never loaded)" if pickles else ""
+        raise UserError(f"The repository has no safetensors weights{found}; only safetensors are loaded.")
+    return ["config.json"] + [n for n in TOKENIZER_FILES if n in top] + weights
+
+
+def load_hub(repo_id: str, max_bytes: int = 500_000_000, revision: str | None = None,
+             cache_dir: str | Path | None = None) -> Checkpoint:
+    """Download a BERT from the Hugging Face Hub (only config, tokenizer and safetensors, at
+    most max_bytes in total, checked from the file listing before anything is fetched)."""
+    repo_id = _check_repo_id(repo_id)
+    try:
+        import huggingface_hub
+    except ImportError:
+        raise UserError("Loading from the Hub needs the huggingface_hub package "
+                        "(pip install huggingface_hub).") from None
+    info = _hub(lambda: huggingface_hub.HfApi().model_info(repo_id, revision=revision, files_metadata=True), repo_id)
+    sizes = {s.rfilename: s.size for s in (info.siblings or [])}
+    files = hub_files(sizes)
+    unknown = [f for f in files if sizes.get(f) is None]
+    if unknown:
+        raise UserError(f"The Hub did not report the size of {', '.join(unknown)} in '{repo_id}'; not downloading.")
+    total = sum(sizes[f] for f in files)
+    if total > max_bytes:
+        raise UserError(f"'{repo_id}' needs {total / 1e6:.0f} MB ({', '.join(files)}), over the limit of "
+                        f"{max_bytes / 1e6:.0f} MB.")
+
+    def fetch(name: str) -> Path:
+        return Path(_hub(lambda: huggingface_hub.hf_hub_download(repo_id, name, revision=info.sha,
+                                                                 cache_dir=cache_dir), repo_id))
+
+    config_path = fetch("config.json")  # first: a model that is not BERT is refused before its weights come
+    _bert_config(_read_json(config_path, "the model's configuration"), repo_id)
+    for name in files[1:]:
+        fetch(name)
+    ckpt = load_local(config_path.parent)  # every file of one revision lands in one snapshot folder
+    source = f"https://huggingface.co/{repo_id}" + (f" @ {info.sha}" if info.sha else "")
+    return dataclasses.replace(ckpt, metrics={**ckpt.metrics, "source": source, "download_bytes": total})
+
+
+# ----------------------------------------------------------------------------- the app's operator
+
+
+def folder_from_env() -> Path | None:
+    """The folder named by ATTN_EXPLORER_BERT_DIR, or None when it is unset or empty."""
+    value = os.environ.get(ENV_VAR, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def register(reg: Registry, ckpt: Checkpoint, name: str = "bert-custom") -> None:
+    """Add ckpt to reg under name (never replacing a shipped model), for fill_mask/nsp/encode_bert."""
+    if name in reg.models and reg.models[name] is not ckpt:
+        raise ValueError(f"a model named '{name}' is already registered")
+    reg.models[name] = ckpt
+    reg.errors.pop(name, None)
+
+
+def load_from_env(reg: Registry, name: str = "bert-custom") -> str | None:
+    """At start-up: load the folder of ATTN_EXPLORER_BERT_DIR into reg as `name`. A folder that
+    fails to load is recorded in reg.errors, like a broken shipped checkpoint. Returns the
+    name registered (or recorded as broken), None when the variable is unset."""
+    folder = folder_from_env()
+    if folder is None:
+        return None
+    try:
+        register(reg, load_local(folder), name)
+    except UserError as e:
+        reg.errors[name] = str(e)
+    return name

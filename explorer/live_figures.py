@@ -1,0 +1,95 @@
+"""Figures for the "attention over training" and "train it yourself" views.
+
+Pure: numpy arrays and token lists in, `plotly.graph_objects.Figure` out. No torch, no
+models, no gradio, and no knowledge of any model's shape beyond the arrays given. Tokens
+are placed at integer positions with their text as tick labels, so that a repeated token
+("la ... la") keeps its own row instead of being merged by a categorical axis, and every
+token is HTML-escaped before plotly renders it.
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+
+COLORSCALE = "Blues"
+
+
+def _labels(tokens) -> list[str]:
+    return [html.escape(str(t)) for t in tokens]
+
+
+def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str = "") -> go.Figure:
+    """Heatmap of attention attn (T, S): row t = target token t, column s = source token s."""
+    attn = np.asarray(attn, dtype=float)
+    if attn.ndim != 2 or attn.shape != (len(target_tokens), len(source_tokens)):
+        raise ValueError(f"attention of shape {attn.shape} does not fit {len(target_tokens)} target and "
+                         f"{len(source_tokens)} source tokens")
+    src, tgt = _labels(source_tokens), _labels(target_tokens)
+    T, S = attn.shape
+    hover = np.array([[f"{tgt[t]} → {src[s]}" for s in range(S)] for t in range(T)], dtype=object)
+    fig = go.Figure(go.Heatmap(
+        z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
+        customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
+        colorbar=dict(title="weight", thickness=12)))
+    fig.update_layout(
+        title=html.escape(title), margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title="source"),
+        yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title="target"),
+        height=max(260, 28 * T + 120))
+    return fig
+
+
+def snapshot_heatmap(frames: np.ndarray, k: int, layer: int, source_tokens, target_tokens,
+                     steps=None) -> go.Figure:
+    """Frame k, layer `layer` of frames (n_snapshots, L, T, S) as an alignment heatmap."""
+    frames = np.asarray(frames)
+    if frames.ndim != 4:
+        raise ValueError(f"frames must be (n_snapshots, layers, T, S), got shape {frames.shape}")
+    n, L = frames.shape[:2]
+    if not 0 <= k < n:
+        raise ValueError(f"snapshot {k} out of range 0..{n - 1}")
+    if not 0 <= layer < L:
+        raise ValueError(f"layer {layer} out of range 0..{L - 1}")
+    step = f"step {steps[k]}" if steps is not None else f"snapshot {k + 1} of {n}"
+    title = f"{step} · layer {layer + 1} of {L}" if L > 1 else step
+    return alignment_heatmap(frames[k, layer], source_tokens, target_tokens, title)
+
+
+def entropy_figure(steps, entropy: np.ndarray, max_entropy: float, current: int | None = None) -> go.Figure:
+    """Mean row entropy per snapshot: entropy (n,) or (n, L) (one line per layer) against steps.
+
+    A dashed line marks log S (uniform attention); `current` highlights one snapshot.
+    """
+    steps = list(steps)
+    e = np.asarray(entropy, dtype=float)
+    e = e[:, None] if e.ndim == 1 else e
+    if e.shape[0] != len(steps):
+        raise ValueError(f"{e.shape[0]} entropy values for {len(steps)} steps")
+    fig = go.Figure()
+    for l in range(e.shape[1]):
+        name = f"layer {l + 1}" if e.shape[1] > 1 else "mean row entropy"
+        fig.add_trace(go.Scatter(x=steps, y=e[:, l], mode="lines+markers", name=name,
+                                 hovertemplate="step %{x}: %{y:.3f} nats<extra>" + name + "</extra>"))
+    fig.add_hline(y=max_entropy, line_dash="dash", line_color="gray",
+                  annotation_text="uniform (log S)", annotation_position="top right")
+    if current is not None:
+        if not 0 <= current < len(steps):
+            raise ValueError(f"snapshot {current} out of range 0..{len(steps) - 1}")
+        fig.add_vline(x=steps[current], line_color="crimson", line_width=1)
+    fig.update_layout(xaxis_title="training step", yaxis_title="entropy (nats)", yaxis_rangemode="tozero",
+                      margin=dict(l=10, r=10, t=10, b=10), height=260, showlegend=e.shape[1] > 1)
+    return fig
+
+
+def loss_figure(steps, losses) -> go.Figure:
+    """Training loss (nats/token) against step; empty axes before the first value."""
+    steps, losses = list(steps), list(losses)
+    if len(steps) != len(losses):
+        raise ValueError(f"{len(losses)} losses for {len(steps)} steps")
+    fig = go.Figure(go.Scatter(x=steps, y=losses, mode="lines+markers", name="loss",
+                               hovertemplate="step %{x}: %{y:.3f}<extra></extra>"))
+    fig.update_layout(xaxis_title="step", yaxis_title="cross-entropy (nats/token)", yaxis_rangemode="tozero",
+                      margin=dict(l=10, r=10, t=10, b=10), height=240)
+    return fig
