@@ -27,6 +27,7 @@ ASSETS = Path(__file__).resolve().parent.parent / "assets"
 MAX_CHARS = 2000  # characters kept from any input before tokenising
 MAX_TRANSLATION_TOKENS = 64  # source subwords kept for translation (the models were trained on <= 64)
 MAX_BEAM = 8
+CHECKPOINT_FILES = ("config.json", "tokenizer.json", "metrics.json", "model.safetensors.index.json")
 MAX_TOP_K = 100
 
 
@@ -48,7 +49,7 @@ class Registry:
             raise UserError(f"Model '{name}' could not be loaded: {self.errors[name]}")
         if name not in self.models:
             known = ", ".join(sorted(self.names(kind))) or "none"
-            raise UserError(f"Unknown model '{name}'. Available: {known}.")
+            raise UserError(f"Unknown model '{_shown(name)}'. Available: {known}.")
         ckpt = self.models[name]
         if kind and ckpt.config.arch not in (kind if isinstance(kind, tuple) else (kind,)):
             wanted = " or ".join(kind) if isinstance(kind, tuple) else kind
@@ -77,6 +78,8 @@ def load_registry(assets: Path = ASSETS, names=None) -> Registry:
     for folder in sorted(Path(assets).iterdir()) if Path(assets).is_dir() else []:
         if not folder.is_dir() or folder.name.startswith((".", "_")):
             continue
+        if not any((folder / f).exists() for f in CHECKPOINT_FILES) and not any(folder.glob("*.safetensors")):
+            continue  # not a checkpoint at all (e.g. assets/screenshots)
         if names is not None and folder.name not in names:
             continue
         try:
@@ -102,6 +105,13 @@ def registry() -> Registry:
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+def _shown(value, limit: int = 60) -> str:
+    """A user-supplied value as it may appear in an error message: lone surrogates replaced
+    (they cannot be encoded to UTF-8 for a page, a terminal or JSON) and clipped."""
+    s = str(value).encode("utf-8", "replace").decode("utf-8")
+    return s if len(s) <= limit else s[:limit] + "…"
+
+
 def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     """(text fit for a tokenizer, notices). Control characters and NUL are dropped, lone
     surrogates replaced, the length capped at MAX_CHARS."""
@@ -116,7 +126,8 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     if not text:
         raise UserError(f"Please type a {what}: the input is empty.")
     if len(text) > MAX_CHARS:
-        notices.append(f"Input cut to its first {MAX_CHARS} characters ({len(text) - MAX_CHARS} dropped).")
+        notices.append(f"{what[0].upper() + what[1:]} cut to its first {MAX_CHARS} characters "
+                       f"({len(text) - MAX_CHARS} dropped).")
         text = text[:MAX_CHARS]
     return text, notices
 
@@ -124,10 +135,10 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
 def _check_int(value, name: str, lo: int, hi: int) -> int:
     try:
         v = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float('inf'))
         raise UserError(f"{name} must be a whole number between {lo} and {hi}.") from None
     if not lo <= v <= hi or v != value and not isinstance(value, str):
-        raise UserError(f"{name} must be between {lo} and {hi} (got {value}).")
+        raise UserError(f"{name} must be between {lo} and {hi} (got {_shown(value)}).")
     return v
 
 
@@ -165,7 +176,8 @@ class TranslationResult:
 
 
 def _pieces(tok, ids) -> list[str]:
-    return [tok.id_to_token(i) for i in ids]
+    # a Hub BERT may have more embedding rows than vocabulary entries: name those by id
+    return [tok.id_to_token(i) or f"[id {i}]" for i in ids]
 
 
 @torch.inference_mode()
@@ -270,7 +282,7 @@ def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list
     for i, t in enumerate(ids):
         if t == mask_id:
             p, idx = probs[i].topk(top_k)
-            masks.append(MaskResult(i, [Prediction(tok.id_to_token(j), round(float(q), 6))
+            masks.append(MaskResult(i, [Prediction(_pieces(tok, [j])[0], round(float(q), 6))
                                         for q, j in zip(p.tolist(), idx.tolist())]))
     is_next = not_next = None
     if b is not None:
@@ -286,6 +298,7 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
     reg = reg or registry()
     ckpt = reg.get(name, "bert")
     top_k = _check_int(top_k, "top-k", 1, MAX_TOP_K)
+    raw = (text, text_b)
     text, notices = clean_text(text)
     text = _MASK_ANY_CASE.sub("[MASK]", text)
     b = None
@@ -294,6 +307,9 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
         b = _MASK_ANY_CASE.sub("[MASK]", b)
         notices += more
     if "[MASK]" not in text and (b is None or "[MASK]" not in b):
+        if any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in raw):  # it was cut off
+            raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
+                            "that is read; put one earlier.")
         raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
     res = _run_bert(ckpt, text, b, top_k, notices)
     if not res.masks:
