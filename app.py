@@ -1,14 +1,20 @@
 """Attention Explorer: look inside the attention models trained in this repo.
 
-Tabs: an RNN encoder-decoder with each of Luong/Bahdanau's score functions (or none), the
-Transformer (encoder self-, masked decoder self- and cross-attention, Vaswani et al. 2017),
-BERT (fill-mask, next-sentence prediction and per-head self-attention, Devlin et al. 2019),
-and the list of shipped checkpoints.
+Tabs: an RNN encoder-decoder with each of Luong/Bahdanau's score functions (or none), and the
+five side by side; the Transformer (encoder self-, masked decoder self- and cross-attention,
+Vaswani et al. 2017) and its beam search; BERT (fill-mask, next-sentence prediction and
+per-head self-attention, Devlin et al. 2019; a custom BERT from $ATTN_EXPLORER_BERT_DIR, or
+from the Hub when $ATTN_EXPLORER_ALLOW_HUB=1); inside attention (rollout and entropy,
+query/key arithmetic, contextual vs static vectors, positional encodings); training
+(attention snapshots, a toy seq2seq trained live, BLEU by length); the shipped checkpoints.
+A switch at the top turns every label, explanation and example into Korean (explorer/i18n.py).
 
-This is the only file that imports gradio. Every number comes from `explorer.inference`;
-every figure from `explorer.figures`. Handlers are plain module-level functions (testable
-without a browser): `seq2seq_view`, `transformer_view`, `bert_*_view` and the three API
-endpoints `translate_api` (/translate), `fill_mask_api` (/fill_mask), `nsp_api` (/nsp).
+This is the only file that imports gradio. Every number comes from `explorer.inference` (and
+explorer.lab / snapshots / live through `explorer.views`); every figure from the figure
+modules. Handlers are plain module-level functions (testable without a browser):
+`seq2seq_view`, `transformer_view`, `bert_*_view`, `bert_model_view`, the `_ui_*` glue of the
+analysis views, `language_updates`, and the three API endpoints `translate_api`
+(/translate), `fill_mask_api` (/fill_mask), `nsp_api` (/nsp).
 
     python app.py      # serves on $GRADIO_SERVER_PORT or 7860
 """
@@ -16,24 +22,24 @@ from __future__ import annotations
 
 import functools
 import html
-import json
+import inspect
 import logging
 import os
-import re
-import shutil
-import tempfile
-import time
 from dataclasses import dataclass, fields
-from pathlib import Path
 
 import gradio as gr
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from explorer import byo_bert
 from explorer import figures as fg
+from explorer import i18n
 from explorer import inference as inf
+from explorer import lab, live
+from explorer import views as vw
 from explorer.inference import BertResult, TranslationResult, UserError
+from explorer.views import DOWNLOADS, matrix_table, md, notices_md, write_downloads  # noqa: F401 (shared with views)
 
 log = logging.getLogger("attention_explorer")
 
@@ -48,90 +54,51 @@ SCORE_FUNCTIONS = {  # seq2seq-<key> -> label; score(s_t, h_i) as in Luong et al
     "additive": "additive  vᵀtanh(W₁s + W₂h)",
     "none": "none (no attention)",
 }
-PNG_CAPTION = "PNG: use the camera icon in each plot's toolbar (plotly's modebar, shown on hover)."
 EXAMPLE_EN = ["I am a student.", "The animal didn't cross the street because it was too tired.",
               "Let's stick to the plan."]
-EXAMPLE_KO = "나는 학생 입니다"
 EXAMPLE_MASK, EXAMPLE_NEXT = "the man went to the [MASK] .", "he bought a gallon of milk ."
-EXAMPLE_EMBED = "Here is the sentence I want embeddings for."
-DOWNLOADS = Path(tempfile.gettempdir()) / "attention-explorer-downloads"
-KEEP_DOWNLOADS_S = 3600
 
 
-# ----------------------------------------------------------------------------- errors and text
+# ----------------------------------------------------------------------------- errors
+
+
+def _shown_error(fn_name: str, e: Exception) -> gr.Error:
+    """UserError -> its message (escaped); anything else -> a generic message, traceback in the log."""
+    if isinstance(e, UserError):
+        return gr.Error(html.escape(str(e), quote=False), print_exception=False)
+    log.exception("unexpected error in %s", fn_name)
+    return gr.Error(GENERIC_ERROR, print_exception=False)
 
 
 def friendly(fn):
-    """UserError -> its message on screen; anything else -> a generic message, traceback in the log."""
+    """UserError -> its message on screen; anything else -> a generic message, traceback in the log.
+    Generator handlers (live training) stay generators, so Gradio streams them and can close them."""
+    if inspect.isgeneratorfunction(fn):
+        @functools.wraps(fn)
+        def generator(*args, **kwargs):
+            try:
+                yield from fn(*args, **kwargs)  # close() reaches fn's generator through yield from
+            except gr.Error:
+                raise
+            except Exception as e:
+                raise _shown_error(fn.__name__, e) from None
+        return generator
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except gr.Error:
             raise
-        except UserError as e:
-            raise gr.Error(html.escape(str(e), quote=False), print_exception=False) from None
-        except Exception:
-            log.exception("unexpected error in %s", fn.__name__)
-            raise gr.Error(GENERIC_ERROR, print_exception=False) from None
+        except Exception as e:
+            raise _shown_error(fn.__name__, e) from None
     return wrapper
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
-
-
-def md(text) -> str:
-    """User text (tokens, notices) made inert for gr.Markdown: HTML escaped, markdown escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
-
-
-def notices_md(notices, lead: list[str] = ()) -> str:
-    return "\n\n".join(list(lead) + [f"⚠️ {md(n)}" for n in notices])
 
 
 def load_errors_md(prefix: str = "") -> str:
     """Which checkpoints failed to load (and which file is wrong), for the tab they belong to."""
     errs = {n: e for n, e in inf.registry().errors.items() if n.startswith(prefix)}
     return "\n\n".join(f"❌ Model **{md(n)}** could not be loaded: {md(e)}" for n, e in sorted(errs.items()))
-
-
-# ----------------------------------------------------------------------------- downloads
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "view"
-
-
-def matrix_table(matrix, rows, cols) -> pd.DataFrame:
-    """A matrix with its tokens as row and column labels (repeated tokens are fine in a CSV)."""
-    return pd.DataFrame(np.asarray(matrix), index=pd.Index(list(rows), name="query \\ key"), columns=list(cols))
-
-
-def figures_html(title: str, figs: dict[str, go.Figure]) -> str:
-    """Every figure of a tab in one page that works offline (plotly.js inlined once)."""
-    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=(i == 0))
-             for i, (name, fig) in enumerate(figs.items())]
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body>{''.join(parts)}</body></html>")
-
-
-def write_downloads(stem: str, record, tables: dict[str, pd.DataFrame], figs: dict[str, go.Figure]) -> list[str]:
-    """record.json + one CSV per shown matrix/table + one HTML with the figures; returns the paths."""
-    DOWNLOADS.mkdir(exist_ok=True)
-    now = time.time()
-    for old in DOWNLOADS.iterdir():  # downloads are per request; keep an hour of them
-        if old.is_dir() and now - old.stat().st_mtime > KEEP_DOWNLOADS_S:
-            shutil.rmtree(old, ignore_errors=True)
-    folder = Path(tempfile.mkdtemp(dir=DOWNLOADS))
-    stem = _safe(stem)
-    paths = [folder / f"{stem}.json"]
-    paths[0].write_text(json.dumps(record.to_json(), ensure_ascii=False), encoding="utf-8")
-    for name, table in tables.items():
-        paths.append(folder / f"{stem}-{_safe(name)}.csv")
-        table.to_csv(paths[-1], encoding="utf-8")
-    paths.append(folder / f"{stem}-figures.html")
-    paths[-1].write_text(figures_html(stem, figs), encoding="utf-8")
-    return [str(p) for p in paths]
 
 
 def _pick(arr, layer, head) -> tuple[int, int]:
@@ -459,42 +426,226 @@ def _models_table(reg) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _layer_head_sliders():
+# ----------------------------------------------------------------------------- BERT with a model choice
+
+
+_BERT_RUNS = {  # what each BERT button runs; bert_fill_view & co. call the same functions for "bert"
+    "fill": lambda a, b, k, name: inf.fill_mask(a, k, b, name=name),
+    "nsp": lambda a, b, k, name: inf.nsp(a, b, name=name),
+    "encode": lambda a, b, k, name: inf.encode_bert(a, b, name=name),
+}
+
+
+@friendly
+def bert_model_view(action: str, model: str, text_a: str, text_b: str = "", top_k: int = 5, layer: int = 1,
+                    head: int = 1) -> BertView:
+    """The BERT tab's buttons with its model dropdown ("bert", "bert-custom", a Hub model)."""
+    if action not in _BERT_RUNS:
+        raise UserError(f"Unknown BERT action '{md(action)}'.")
+    return bert_render(_BERT_RUNS[action](text_a, text_b, top_k, model or "bert"), layer, head)
+
+
+@friendly
+def hub_bert_load(repo_id: str, lang: str = "en") -> tuple[str, str]:
+    """(markdown, registered name): a Hub BERT loaded for every BERT view (needs ATTN_EXPLORER_ALLOW_HUB=1)."""
+    name = vw.load_hub_bert(repo_id)
+    c = inf.registry().get(name, "bert").config
+    return i18n.t("bert.hub_loaded", lang, name=md(name), layers=c.n_layers, heads=c.n_heads), name
+
+
+def _bert_sliders(model) -> list:
+    c = inf.registry().get(model, "bert").config
+    return _sliders(c.n_layers, c.n_heads, 1, 1)
+
+
+# ----------------------------------------------------------------------------- the analysis views' glue
+# Each returns the values of its event's outputs, in order; the numbers come from explorer.views.
+
+
+def _fields_of(view_fn, *names):
+    """friendly(view_fn) returning the named fields of its view: an event's outputs, in order."""
+    @friendly
+    @functools.wraps(view_fn)
+    def handler(*args):
+        v = view_fn(*args)
+        return [getattr(v, n) for n in names]
+    return handler
+
+
+_ui_scores = _fields_of(vw.score_functions_view, "figure", "table", "notice", "files")
+_ui_length = _fields_of(vw.length_view, "figure", "table", "message", "files")
+_ui_contextual = _fields_of(vw.contextual_view, "figure", "table", "text", "files")
+_ui_positional = _fields_of(vw.positional_view, "table", "sentence", "text", "files")
+_ui_snapshots = _fields_of(vw.snapshot_view, "heatmap", "entropy", "text", "files")
+
+
+@friendly
+def _ui_beam(text, model, beam):
+    v = vw.beam_view(text, model, beam)
+    c = v.chosen
+    return [v.table, v.figure, gr.Dropdown(choices=v.choices, value=0), c.translation, c.grid, c.mean, c.notice,
+            c.files, {"text": text, "model": model, "beam": int(beam)}]
+
+
+@friendly
+def _ui_beam_choice(search, chosen):
+    """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes')."""
+    if not search:
+        raise UserError("Run a search first.")
+    c = vw.beam_choice(search["text"], search["model"], search["beam"], chosen)
+    return [c.translation, c.grid, c.mean, c.notice, c.files]
+
+
+@friendly
+def _ui_rollout(text, model, layer):
+    v = vw.rollout_view(text, model, layer)
+    return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files, v.record,
+            gr.Slider(1, max(v.n_layers, 2), step=1, value=min(int(layer or v.n_layers), v.n_layers),
+                      interactive=v.n_layers > 1)]
+
+
+@friendly
+def _ui_rollout_layer(record, layer):
+    v = vw.rollout_redraw(record, min(int(layer or 1), record.rollout.shape[0]) if record else None)
+    return [v.rollout, v.row_entropy]
+
+
+@friendly
+def _ui_query_key(text, model, layer, head, query, lang):
+    v = vw.query_key_view(text, layer, head, query, model, lang)
+    return [v.figure, v.table, v.text, v.files, gr.Dropdown(choices=v.choices, value=v.record.query_index)]
+
+
+@friendly
+def _ui_snapshot_model(model, lang):
+    """A new model: its probes, snapshot and layer ranges, and its last snapshot."""
+    m = vw.snapshot_meta(model)
+    return ([gr.Dropdown(choices=m.probes, value=0),
+             gr.Slider(1, max(m.n_snapshots, 2), step=1, value=m.n_snapshots),
+             gr.Slider(1, max(m.n_layers, 2), step=1, value=m.n_layers, interactive=m.n_layers > 1)]
+            + _ui_snapshots(model, 0, m.n_snapshots, m.n_layers, lang))
+
+
+@friendly
+def _ui_live(seconds, attention, probe, lang):
+    """A generator handler: Gradio streams each record and closes it on Stop or when the page goes away."""
+    for v in vw.live_view(seconds, attention, probe, lang):
+        yield [v.loss, v.alignment, v.translation, v.text, v.files or None]
+
+
+# ----------------------------------------------------------------------------- language switch
+
+
+class Localized:
+    """Components whose label (Markdown and Button: value) follows the language switch, and the
+    examples that change with it. `L(gr.Textbox, "s2s.text", max_lines=3)` builds the component
+    with the English string of its key and remembers it."""
+    TEXT_VALUED = (gr.Markdown, gr.Button)
+
+    def __init__(self):
+        self.items: list[tuple] = []  # (component, key, prop, format fields)
+        self.example_sets: list[tuple] = []  # (gr.Dataset, view, row function, the inputs' keys)
+
+    def __call__(self, cls, key: str, *args, fields: dict | None = None, **kwargs):
+        prop = "value" if issubclass(cls, self.TEXT_VALUED) else "label"
+        kwargs[prop] = i18n.t(key, "en", **(fields or {}))
+        component = cls(*args, **kwargs)
+        self.items.append((component, key, prop, fields or {}))
+        return component
+
+    def examples(self, view: str, inputs: list, row=lambda r: r) -> gr.Examples | None:
+        """i18n.EXAMPLES[view] as clickable examples; `row` maps an entry to the inputs' values
+        (None drops it, e.g. for a model that is not loaded)."""
+        rows = self.rows(view, "en", row)
+        if not rows:
+            return None
+        ex = gr.Examples(rows, inputs, label=i18n.t("common.examples"))
+        keys = {id(c): k for c, k, *_ in self.items}
+        self.example_sets.append((ex.dataset, view, row, [keys.get(id(c)) for c in inputs]))
+        return ex
+
+    @staticmethod
+    def rows(view: str, lang: str, row) -> list[list]:
+        return [r for r in (row(list(e)) for e in i18n.examples(view, lang)) if r is not None]
+
+    @property
+    def outputs(self) -> list:
+        return [c for c, *_ in self.items] + [d for d, *_ in self.example_sets]
+
+
+def language_updates(localized: Localized, choice) -> list[dict]:
+    """The language switch's handler: one update per registered component, in `outputs` order."""
+    lang = i18n.lang_code(choice)
+    ups = [gr.update(**{prop: i18n.t(key, lang, **f)}) for _, key, prop, f in localized.items]
+    return ups + [gr.update(label=i18n.t("common.examples", lang), samples=Localized.rows(view, lang, row),
+                            headers=[i18n.t(k, lang) if k else "" for k in keys])
+                  for _, view, row, keys in localized.example_sets]
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
     with gr.Row():
-        layer = gr.Slider(1, 8, value=1, step=1, label="Layer")
-        head = gr.Slider(1, 8, value=1, step=1, label="Head")
+        layer = L(gr.Slider, "common.layer", 1, layers, value=1, step=1)
+        head = L(gr.Slider, "common.head", 1, heads, value=1, step=1)
     return layer, head
+
+
+def _downloads(L: Localized, key: str = "common.downloads"):
+    return L(gr.File, key, file_count="multiple")
+
+
+def _load_custom_bert(reg) -> None:
+    """ATTN_EXPLORER_BERT_DIR, set by whoever runs the app, adds "bert-custom" (once per registry)."""
+    if "bert-custom" not in reg.models and "bert-custom" not in reg.errors:
+        byo_bert.load_from_env(reg, "bert-custom")
+
+
+def _safe_initial(fn, *args):
+    """A view computed while the page is built (cheap JSON reads); a failure leaves it empty."""
+    try:
+        return fn(*args)
+    except Exception:  # noqa: BLE001 - the tab still works through its button
+        log.exception("could not precompute %s", getattr(fn, "__name__", fn))
+        return None
 
 
 def build_demo() -> gr.Blocks:
     """The whole app; reads the registry once (checkpoints that failed to load are listed, not fatal)."""
     reg = inf.registry()
+    _load_custom_bert(reg)
+    L = Localized()
+    bert_names = reg.names("bert")
+    bert_default = "bert" if "bert" in bert_names else (bert_names[0] if bert_names else None)
+    trans_names = reg.names("transformer")
+    model_or = lambda names: (lambda r: r if r[-1] in names else None)  # noqa: E731 (an example's model must be loaded)
     with gr.Blocks(title="Attention Explorer", delete_cache=(3600, 3600)) as demo:
-        gr.Markdown("# Attention Explorer\nSee what the attention models trained in this repo look at. "
-                    "Hover any cell for its exact value; " + PNG_CAPTION)
+        with gr.Row():
+            with gr.Column(scale=4):
+                L(gr.Markdown, "app.intro")
+            lang = gr.Radio(list(i18n.CHOICES), value="English", label=i18n.SWITCH_LABEL, scale=1)
         if reg.errors:
             gr.Markdown(load_errors_md())
 
         # --- seq2seq + attention -------------------------------------------------------
-        with gr.Tab("seq2seq + attention"):
-            gr.Markdown("An RNN encoder-decoder (English → French). Pick how the decoder scores each source "
-                        "state; the alignment shows, for every produced token (row), the attention over the "
-                        "source (columns). 'I am a student.' should come out as 'je suis étudiant'.")
+        with L(gr.Tab, "tab.seq2seq"):
+            L(gr.Markdown, "s2s.intro")
             if load_errors_md("seq2seq-"):
                 gr.Markdown(load_errors_md("seq2seq-"))
             choices = _seq2seq_choices(reg)
             with gr.Row():
-                s_model = gr.Radio(choices, value=choices[0][1] if choices else None, label="Score function")
-            s_text = gr.Textbox(EXAMPLE_EN[0], label="English sentence", max_lines=3)
-            s_btn = gr.Button("Translate", variant="primary")
-            gr.Examples([[t] for t in EXAMPLE_EN], [s_text])
-            s_out = gr.Textbox(label="Translation", interactive=False)
+                s_model = L(gr.Radio, "s2s.score", choices, value=choices[0][1] if choices else None)
+            s_text = L(gr.Textbox, "s2s.text", EXAMPLE_EN[0], max_lines=3)
+            s_btn = L(gr.Button, "common.translate", variant="primary")
+            L.examples("seq2seq", [s_text])
+            s_out = L(gr.Textbox, "common.translation", interactive=False)
             s_notice = gr.Markdown()
-            s_align = gr.Plot(label="Alignment (target × source)")
-            s_step = gr.Slider(1, 2, value=1, step=1, label="Decoding step")
+            s_align = L(gr.Plot, "s2s.align")
+            s_step = L(gr.Slider, "s2s.step", 1, 2, value=1, step=1)
             s_step_text = gr.Markdown()
-            s_bars = gr.Plot(label="Attention at this step")
-            s_files = gr.File(label="Downloads: record JSON, alignment CSV, figures HTML", file_count="multiple")
+            s_bars = L(gr.Plot, "s2s.bars")
+            s_files = _downloads(L, "s2s.files")
             s_state = gr.State(None)
             s_btn.click(_ui_seq2seq, [s_text, s_model],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
@@ -502,32 +653,42 @@ def build_demo() -> gr.Blocks:
             s_step.input(seq2seq_step, [s_state, s_step], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
+        # --- score functions side by side ----------------------------------------------
+        with L(gr.Tab, "tab.scores"):
+            L(gr.Markdown, "sf.intro")
+            sf_text = L(gr.Textbox, "s2s.text", EXAMPLE_EN[1], max_lines=3)
+            sf_btn = L(gr.Button, "sf.run", variant="primary")
+            L.examples("seq2seq", [sf_text])
+            sf_notice = gr.Markdown()
+            sf_fig = L(gr.Plot, "sf.figure")
+            sf_table = L(gr.Dataframe, "sf.table", interactive=False)
+            sf_files = _downloads(L)
+            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], api_visibility="private")
+
         # --- Transformer ---------------------------------------------------------------
-        with gr.Tab("Transformer"):
-            gr.Markdown("Encoder self-attention, the decoder's masked self-attention and cross attention, "
-                        "every layer and head at a glance; pick one to see it large. Greedy search is beam size 1.")
+        with L(gr.Tab, "tab.transformer"):
+            L(gr.Markdown, "tr.intro")
             if load_errors_md("transformer-"):
                 gr.Markdown(load_errors_md("transformer-"))
-            t_names = reg.names("transformer") + sorted(n for n in reg.errors if n.startswith("transformer-"))
+            t_names = trans_names + sorted(n for n in reg.errors if n.startswith("transformer-"))
             with gr.Row():
-                t_model = gr.Dropdown(t_names, value=t_names[0] if t_names else None, label="Model")
-                t_beam = gr.Slider(1, inf.MAX_BEAM, value=1, step=1, label="Beam size (1 = greedy)")
-            t_text = gr.Textbox(EXAMPLE_EN[0], label="Sentence", max_lines=3)
-            t_btn = gr.Button("Translate", variant="primary")
-            examples = [[t, "transformer-en-fr"] for t in EXAMPLE_EN] + [[EXAMPLE_KO, "transformer-ko-en"]]
-            gr.Examples([e for e in examples if e[1] in t_names], [t_text, t_model])
-            t_out = gr.Textbox(label="Translation", interactive=False)
+                t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None)
+                t_beam = L(gr.Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
+            t_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[0], max_lines=3)
+            t_btn = L(gr.Button, "common.translate", variant="primary")
+            L.examples("transformer", [t_text, t_model], model_or(t_names))
+            t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
-            t_hyps = gr.Dataframe(label="Hypotheses (best first)", interactive=False)
-            t_layer, t_head = _layer_head_sliders()
-            with gr.Tab("Encoder self-attention"):
-                t_enc_grid, t_enc_head = gr.Plot(label="All heads"), gr.Plot(label="Selected head")
-            with gr.Tab("Decoder masked self-attention"):
-                t_dec_grid, t_dec_head = gr.Plot(label="All heads"), gr.Plot(label="Selected head")
-                t_scores = gr.Plot(label="Selected head: scores before and after softmax")
-            with gr.Tab("Cross attention"):
-                t_cross_grid, t_cross_head = gr.Plot(label="All heads"), gr.Plot(label="Selected head")
-            t_files = gr.File(label="Downloads: record JSON, selected matrices CSV, figures HTML", file_count="multiple")
+            t_hyps = L(gr.Dataframe, "tr.hyps", interactive=False)
+            t_layer, t_head = _layer_head_sliders(L)
+            with L(gr.Tab, "tab.enc"):
+                t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
+            with L(gr.Tab, "tab.dec"):
+                t_dec_grid, t_dec_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
+                t_scores = L(gr.Plot, "tr.scores")
+            with L(gr.Tab, "tab.cross"):
+                t_cross_grid, t_cross_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
+            t_files = _downloads(L, "tr.files")
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
             t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head],
@@ -536,52 +697,244 @@ def build_demo() -> gr.Blocks:
                 s.input(lambda r, l, h: _values(transformer_heads(r, l, h)), [t_state, t_layer, t_head], t_heads,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
+        # --- beam search -----------------------------------------------------------------
+        with L(gr.Tab, "tab.beam"):
+            L(gr.Markdown, "beam.intro")
+            bm_names = vw.translation_models(reg)
+            with gr.Row():
+                bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None)
+                bm_beam = L(gr.Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
+            bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
+            bm_btn = L(gr.Button, "beam.run", variant="primary")
+            L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
+            bm_table = L(gr.Dataframe, "beam.table", interactive=False, wrap=True)
+            bm_fig = L(gr.Plot, "beam.figure")
+            bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
+            bm_out = L(gr.Textbox, "common.translation", interactive=False)
+            bm_notice = gr.Markdown()
+            with gr.Row():
+                bm_mean = L(gr.Plot, "beam.mean")
+                bm_grid = L(gr.Plot, "beam.grid")
+            bm_files = _downloads(L)
+            bm_state = gr.State(None)
+            bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
+            bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam],
+                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], api_visibility="private")
+            bm_choice.input(_ui_beam_choice, [bm_state, bm_choice], bm_chosen, trigger_mode="always_last",
+                            api_visibility="private")
+
         # --- BERT ----------------------------------------------------------------------
-        with gr.Tab("BERT"):
-            gr.Markdown("WordPiece tokens with their segment (A/B), fill-mask for any number of [MASK]s, "
-                        "next-sentence prediction, and every head's self-attention (A/B marked on the axes).")
+        with L(gr.Tab, "tab.bert"):
+            L(gr.Markdown, "bert.intro")
             if load_errors_md("bert"):
                 gr.Markdown(load_errors_md("bert"))
-            b_a = gr.Textbox(EXAMPLE_MASK, label="Sentence A", max_lines=3)
-            b_b = gr.Textbox(EXAMPLE_NEXT, label="Sentence B (optional for fill-mask)", max_lines=3)
-            b_k = gr.Slider(1, 20, value=5, step=1, label="top-k")
+            hub = os.environ.get(vw.HUB_ENV) == "1"
+            b_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1 or hub)
+            if hub:  # a Hub id only (never a local path): see explorer/views.py load_hub_bert
+                with gr.Group():
+                    L(gr.Markdown, "bert.hub_intro", fields={"cap": vw.hub_max_bytes() // 1_000_000})
+                    with gr.Row():
+                        b_repo = L(gr.Textbox, "bert.hub_repo", max_lines=1, scale=3)
+                        b_load = L(gr.Button, "bert.hub_load", scale=1)
+                    b_loaded = gr.Markdown()
+            b_a = L(gr.Textbox, "bert.a", EXAMPLE_MASK, max_lines=3)
+            b_b = L(gr.Textbox, "bert.b", EXAMPLE_NEXT, max_lines=3)
+            b_k = L(gr.Slider, "bert.k", 1, 20, value=5, step=1)
             with gr.Row():
-                b_fill = gr.Button("Fill [MASK]", variant="primary")
-                b_nsp = gr.Button("Is B the next sentence?")
-                b_enc = gr.Button("Tokens and attention only")
-            gr.Examples([[EXAMPLE_MASK, EXAMPLE_NEXT], [EXAMPLE_MASK, ""], [EXAMPLE_EMBED, ""],
-                         [EXAMPLE_EN[1], ""], ["the man went to the store .", EXAMPLE_NEXT]], [b_a, b_b])
+                b_fill = L(gr.Button, "bert.fill", variant="primary")
+                b_nsp = L(gr.Button, "bert.nsp")
+                b_enc = L(gr.Button, "bert.enc")
+            L.examples("bert", [b_a, b_b])  # an English BERT: the rows stay English, the headers follow
             b_notice = gr.Markdown()
             with gr.Row():
-                b_tokens = gr.Dataframe(label="WordPiece tokens", interactive=False, max_height=300)
-                b_masks = gr.Dataframe(label="Fill-mask predictions", interactive=False, max_height=300)
+                b_tokens = L(gr.Dataframe, "bert.tokens", interactive=False, max_height=300)
+                b_masks = L(gr.Dataframe, "bert.masks", interactive=False, max_height=300)
             with gr.Row():
-                b_topk = gr.Plot(label="Top-k per [MASK]")
+                b_topk = L(gr.Plot, "bert.topk")
                 with gr.Column():
-                    b_nspfig = gr.Plot(label="Next-sentence prediction")
+                    b_nspfig = L(gr.Plot, "bert.nspfig")
                     b_nsptext = gr.Markdown()
-            b_layer, b_head = _layer_head_sliders()
-            b_grid, b_headfig = gr.Plot(label="All heads"), gr.Plot(label="Selected head")
-            b_files = gr.File(label="Downloads: record JSON, tables and selected matrix CSV, figures HTML",
-                              file_count="multiple")
+            b_layer, b_head = _layer_head_sliders(L)
+            b_grid, b_headfig = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
+            b_files = _downloads(L, "bert.files")
             b_state = gr.State(None)
             b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
                       b_layer, b_head]
-            b_fill.click(lambda a, b, k, l, h: _ui_bert(bert_fill_view(a, b, k, l, h), l, h),
-                         [b_a, b_b, b_k, b_layer, b_head], b_outs, api_visibility="private")
-            b_nsp.click(lambda a, b, l, h: _ui_bert(bert_nsp_view(a, b, l, h), l, h),
-                        [b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
-            b_enc.click(lambda a, b, l, h: _ui_bert(bert_encode_view(a, b, l, h), l, h),
-                        [b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
+            b_fill.click(lambda m, a, b, k, l, h: _ui_bert(bert_model_view("fill", m, a, b, k, l, h), l, h),
+                         [b_model, b_a, b_b, b_k, b_layer, b_head], b_outs, api_visibility="private")
+            b_nsp.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h), l, h),
+                        [b_model, b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
+            b_enc.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h), l, h),
+                        [b_model, b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
             for s in (b_layer, b_head):
                 s.input(lambda r, l, h: _values(bert_render(r, l, h))[:-3], [b_state, b_layer, b_head], b_outs[:-3],
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
+        # --- inside attention: rollout, query/key, contextual vectors, positions --------
+        with L(gr.Tab, "tab.inside"):
+            with L(gr.Tab, "tab.rollout"):
+                L(gr.Markdown, "ro.intro")
+                ro_names = bert_names + trans_names
+                with gr.Row():
+                    ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
+                    ro_layer = L(gr.Slider, "common.layer", 1, 8, value=8, step=1)
+                ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
+                ro_btn = L(gr.Button, "ro.run", variant="primary")
+                L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
+                with gr.Row():
+                    ro_rollout = L(gr.Plot, "ro.rollout")
+                    ro_rowent = L(gr.Plot, "ro.row_entropy")
+                with gr.Row():
+                    ro_grid = L(gr.Plot, "ro.grid")
+                    ro_entropy = L(gr.Plot, "ro.entropy")
+                ro_files = _downloads(L)
+                ro_state = gr.State(None)
+                ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer],
+                             [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
+                             api_visibility="private")
+                ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer], [ro_rollout, ro_rowent],
+                               trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+
+            with L(gr.Tab, "tab.qk"):
+                L(gr.Markdown, "qk.intro")
+                qk_config = reg.models[bert_default].config if bert_default else None
+                with gr.Row():
+                    qk_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1)
+                    qk_query = L(gr.Dropdown, "qk.query", choices=[], value=0, allow_custom_value=True)
+                qk_layer, qk_head = _layer_head_sliders(L, qk_config.n_layers if qk_config else 8,
+                                                        qk_config.n_heads if qk_config else 8)
+                qk_text = L(gr.Textbox, "common.sentence", "the cat sat on the mat because it was tired .",
+                            max_lines=3)
+                qk_btn = L(gr.Button, "qk.run", variant="primary")
+                qk_text_md = gr.Markdown()
+                qk_fig = L(gr.Plot, "qk.figure")
+                qk_table = L(gr.Dataframe, "qk.table", interactive=False)
+                qk_files = _downloads(L)
+                qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
+                qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
+                qk_btn.click(_ui_query_key, qk_in, qk_out, api_visibility="private")
+                for c in (qk_query, qk_layer, qk_head):
+                    c.input(_ui_query_key, qk_in, qk_out, trigger_mode="always_last", api_visibility="private")
+                qk_model.input(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
+
+            with L(gr.Tab, "tab.contextual"):
+                L(gr.Markdown, "ctx.intro")
+                ctx_rows = lambda r: ([r[0], "\n".join(lab.EXAMPLES[r[0]][1]), "auto"]  # noqa: E731
+                                      if r[0] in lab.EXAMPLES and lab.EXAMPLES[r[0]][0] in reg.models else None)
+                with gr.Row():
+                    ctx_word = L(gr.Textbox, "ctx.word", "bank", max_lines=1)
+                    ctx_model = L(gr.Dropdown, "ctx.model", ["auto"] + bert_names + trans_names, value="auto")
+                ctx_sent = L(gr.Textbox, "ctx.sentences", "\n".join(lab.EXAMPLES["bank"][1]), lines=4, max_lines=10)
+                ctx_btn = L(gr.Button, "ctx.run", variant="primary")
+                L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
+                ctx_text = gr.Markdown()
+                ctx_fig = L(gr.Plot, "ctx.figure")
+                ctx_table = L(gr.Dataframe, "ctx.table", interactive=False, wrap=True)
+                ctx_files = _downloads(L)
+                ctx_btn.click(_ui_contextual, [ctx_word, ctx_sent, ctx_model, lang],
+                              [ctx_fig, ctx_table, ctx_text, ctx_files], api_visibility="private")
+
+            with L(gr.Tab, "tab.positional"):
+                L(gr.Markdown, "pos.intro")
+                with gr.Row():
+                    pos_len = L(gr.Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1)
+                    pos_d = L(gr.Slider, "pos.d_model", 2, 512, value=128, step=2)
+                with gr.Row():
+                    pos_text = L(gr.Textbox, "pos.text", EXAMPLE_EN[0], max_lines=2, scale=3)
+                    pos_model = L(gr.Dropdown, "pos.model", trans_names, value=trans_names[0] if trans_names else None,
+                                  scale=1)
+                pos_btn = L(gr.Button, "pos.run", variant="primary")
+                pos_md = gr.Markdown()
+                pos_table = L(gr.Plot, "pos.table")
+                pos_sent = L(gr.Plot, "pos.sentence")
+                pos_files = _downloads(L)
+                pos_btn.click(_ui_positional, [pos_len, pos_d, pos_text, pos_model, lang],
+                              [pos_table, pos_sent, pos_md, pos_files], api_visibility="private")
+
+        # --- training: snapshots, live training, BLEU by length ---------------------------
+        with L(gr.Tab, "tab.training"):
+            with L(gr.Tab, "tab.snapshots"):
+                L(gr.Markdown, "snap.intro")
+                sn_names = vw.snapshot_models()
+                meta = _safe_initial(vw.snapshot_meta, sn_names[0]) if sn_names else None
+                sn_first = _safe_initial(vw.snapshot_view, sn_names[0]) if meta else None
+                with gr.Row():
+                    sn_model = L(gr.Dropdown, "snap.model", sn_names, value=sn_names[0] if sn_names else None)
+                    sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0)
+                with gr.Row():
+                    sn_k = L(gr.Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
+                             value=meta.n_snapshots if meta else 1, scale=3)
+                    sn_layer = L(gr.Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
+                                 value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1))
+                sn_text = gr.Markdown(sn_first.text if sn_first else "")
+                with gr.Row():
+                    sn_heat = L(gr.Plot, "snap.heatmap", value=sn_first.heatmap if sn_first else None)
+                    sn_ent = L(gr.Plot, "snap.entropy", value=sn_first.entropy if sn_first else None)
+                sn_files = _downloads(L)
+                sn_views = [sn_heat, sn_ent, sn_text, sn_files]
+                sn_model.input(_ui_snapshot_model, [sn_model, lang], [sn_probe, sn_k, sn_layer] + sn_views,
+                               api_visibility="private")
+                for c in (sn_probe, sn_k, sn_layer):
+                    c.input(_ui_snapshots, [sn_model, sn_probe, sn_k, sn_layer, lang], sn_views,
+                            trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+
+            with L(gr.Tab, "tab.live"):
+                L(gr.Markdown, "live.intro")
+                with gr.Row():
+                    lv_seconds = L(gr.Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5)
+                    lv_score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in live.SCORE_FUNCTIONS],
+                                 value="general")
+                lv_probe = L(gr.Textbox, "live.probe", live.DEFAULT_PROBE, max_lines=1)
+                with gr.Row():
+                    lv_start = L(gr.Button, "live.start", variant="primary")
+                    lv_stop = L(gr.Button, "live.stop", variant="stop")
+                lv_status = gr.Markdown()
+                lv_out = L(gr.Textbox, "live.translation", interactive=False)
+                with gr.Row():
+                    lv_loss = L(gr.Plot, "live.loss")
+                    lv_align = L(gr.Plot, "live.align")
+                lv_files = _downloads(L, "live.files")
+                # One training at a time, in its own queue: other views keep their own slots
+                # (default_concurrency_limit below). Stop cancels the event; Gradio also closes
+                # the generator when the page goes away, and live.MAX_SECONDS caps it.
+                lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
+                                        [lv_loss, lv_align, lv_out, lv_status, lv_files], concurrency_limit=1,
+                                        concurrency_id="live-training", api_visibility="private")
+                lv_stop.click(lambda choice: i18n.t("live.stopped", choice), lang, lv_status, cancels=[lv_run],
+                              queue=False, api_visibility="private")
+
+            with L(gr.Tab, "tab.length"):
+                L(gr.Markdown, "len.intro")
+                len_first = _safe_initial(vw.length_view)
+                len_btn = L(gr.Button, "len.refresh", size="sm")
+                len_msg = gr.Markdown(len_first.message if len_first else "")
+                with gr.Row():
+                    len_fig = L(gr.Plot, "len.figure", value=len_first.figure if len_first else None, scale=3)
+                    len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
+                                  interactive=False, scale=2)
+                len_files = _downloads(L)
+                len_btn.click(_ui_length, None, [len_fig, len_table, len_msg, len_files], api_visibility="private")
+
         # --- Models --------------------------------------------------------------------
-        with gr.Tab("Models"):
-            gr.Markdown("Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). "
-                        "A model that failed to load shows which file is wrong.")
+        with L(gr.Tab, "tab.models"):
+            L(gr.Markdown, "models.intro")
             gr.Dataframe(_models_table(reg), interactive=False, wrap=True)
+
+        if hub:
+            bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]
+
+            def _after_hub_load(repo_id, choice):
+                text, name = hub_bert_load(repo_id, i18n.lang_code(choice))
+                names = inf.registry().names("bert")
+                return [text, gr.Dropdown(choices=names, value=name), gr.Dropdown(choices=names + trans_names),
+                        gr.Dropdown(choices=names), gr.Dropdown(choices=["auto"] + names + trans_names)]
+
+            b_load.click(_after_hub_load, [b_repo, lang], [b_loaded] + bert_dropdowns, concurrency_limit=1,
+                         concurrency_id="hub-load", api_visibility="private")
+
+        lang.change(functools.partial(language_updates, L), lang, L.outputs, show_progress="hidden",
+                    api_visibility="private")
+        demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---
         with gr.Group(visible=False):

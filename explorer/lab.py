@@ -176,6 +176,8 @@ def length_table(assets: Path | str = ASSETS) -> LengthTable:
     rows, lacking, broken = [], [], []
     folders = sorted(p for p in Path(assets).iterdir() if p.is_dir()) if Path(assets).is_dir() else []
     for folder in folders:
+        if not (folder / "metrics.json").exists() and not (folder / "config.json").exists():
+            continue  # not a checkpoint at all (e.g. assets/screenshots), as inference.load_registry skips it
         try:
             metrics = json.loads((folder / "metrics.json").read_text(encoding="utf-8"))
             cfg_file = folder / "config.json"

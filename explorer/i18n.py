@@ -1,0 +1,349 @@
+"""Every string of the app's interface in English and Korean, and the examples of each language.
+
+One dictionary, key -> {"en": ..., "ko": ...}. app.py builds each label, button and
+explanation from `t(key)` in English and registers the component with its key; the language
+switch at the top of the page then sends `t(key, "ko")` (or back) to every registered
+component. Strings that the views compute (a summary line, a status) take their language as
+an argument and use the same dictionary, with str.format fields.
+
+Korean follows the usage of Korean ML courses: 어텐션, 셀프 어텐션, 교차 어텐션, 인코더,
+디코더, 마스크, 헤드, 레이어, 토큰, 임베딩, 빔 서치; paper titles and formulas stay as they are.
+No gradio here (app.py is the only file that imports it).
+"""
+from __future__ import annotations
+
+LANGS = ("en", "ko")
+CHOICES = {"English": "en", "한국어": "ko"}  # the switch's labels -> language code
+SWITCH_LABEL = "Language · 언어"  # the switch itself stays bilingual: it is how one finds it
+
+
+def lang_code(choice) -> str:
+    """The switch's value ("English", "한국어") or a code ("en", "ko") -> a code; anything else -> "en"."""
+    if choice in LANGS:
+        return choice
+    return CHOICES.get(choice, "en")
+
+
+STRINGS: dict[str, dict[str, str]] = {
+    # ------------------------------------------------------------------ page
+    "app.intro": {
+        "en": "# Attention Explorer\nSee what the attention models trained in this repo look at. Hover any cell "
+              "for its exact value; PNG: use the camera icon in each plot's toolbar (plotly's modebar, shown on hover).",
+        "ko": "# 어텐션 탐색기\n이 저장소에서 학습한 어텐션 모델들이 무엇을 보는지 살펴봅니다. 칸 위에 마우스를 올리면 "
+              "정확한 값이 보입니다. PNG로 저장하려면 그림 툴바(마우스를 올리면 나타나는 plotly 모드바)의 카메라 "
+              "아이콘을 누르세요.",
+    },
+    # ------------------------------------------------------------------ shared
+    "common.examples": {"en": "Examples", "ko": "예시"},
+    "common.model": {"en": "Model", "ko": "모델"},
+    "common.sentence": {"en": "Sentence", "ko": "문장"},
+    "common.translate": {"en": "Translate", "ko": "번역하기"},
+    "common.translation": {"en": "Translation", "ko": "번역 결과"},
+    "common.layer": {"en": "Layer", "ko": "레이어"},
+    "common.head": {"en": "Head", "ko": "헤드"},
+    "common.all_heads": {"en": "All heads", "ko": "모든 헤드"},
+    "common.selected_head": {"en": "Selected head", "ko": "선택한 헤드"},
+    "common.downloads": {"en": "Downloads: record JSON and tables CSV", "ko": "다운로드: 기록 JSON과 표 CSV"},
+    # ------------------------------------------------------------------ tabs
+    "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
+    "tab.scores": {"en": "Score functions", "ko": "점수 함수 비교"},
+    "tab.transformer": {"en": "Transformer", "ko": "트랜스포머"},
+    "tab.beam": {"en": "Beam search", "ko": "빔 서치"},
+    "tab.bert": {"en": "BERT", "ko": "BERT"},
+    "tab.inside": {"en": "Inside attention", "ko": "어텐션 들여다보기"},
+    "tab.rollout": {"en": "Rollout & entropy", "ko": "롤아웃과 엔트로피"},
+    "tab.qk": {"en": "Query · key", "ko": "쿼리 · 키"},
+    "tab.contextual": {"en": "Contextual vs static", "ko": "문맥 벡터 vs 정적 임베딩"},
+    "tab.positional": {"en": "Positional encoding", "ko": "위치 인코딩"},
+    "tab.training": {"en": "Training", "ko": "학습 과정"},
+    "tab.snapshots": {"en": "Attention over training", "ko": "학습에 따른 어텐션 변화"},
+    "tab.live": {"en": "Train it yourself, live", "ko": "직접 학습시키기 (실시간)"},
+    "tab.length": {"en": "BLEU by length", "ko": "문장 길이별 BLEU"},
+    "tab.models": {"en": "Models", "ko": "모델 목록"},
+    "tab.enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
+    "tab.dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
+    "tab.cross": {"en": "Cross attention", "ko": "교차 어텐션"},
+    # ------------------------------------------------------------------ seq2seq
+    "s2s.intro": {
+        "en": "An RNN encoder-decoder (English → French). Pick how the decoder scores each source state; the "
+              "alignment shows, for every produced token (row), the attention over the source (columns). "
+              "'I am a student.' should come out as 'je suis étudiant'.",
+        "ko": "RNN 인코더-디코더(영어 → 프랑스어)입니다. 디코더가 각 소스 상태에 점수를 매기는 방식(점수 함수)을 "
+              "고르세요. 정렬 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
+              "토큰에 준 어텐션 가중치입니다. 'I am a student.'는 'je suis étudiant'로 번역되어야 합니다. "
+              "모델이 영어 문장을 읽으므로 예시도 영어입니다.",
+    },
+    "s2s.score": {"en": "Score function", "ko": "점수 함수"},
+    "s2s.text": {"en": "English sentence", "ko": "영어 문장"},
+    "s2s.align": {"en": "Alignment (target × source)", "ko": "정렬 (타깃 × 소스)"},
+    "s2s.step": {"en": "Decoding step", "ko": "디코딩 단계"},
+    "s2s.bars": {"en": "Attention at this step", "ko": "이 단계의 어텐션"},
+    "s2s.files": {"en": "Downloads: record JSON, alignment CSV, figures HTML",
+                  "ko": "다운로드: 기록 JSON, 정렬 CSV, 그림 HTML"},
+    # ------------------------------------------------------------------ score functions
+    "sf.intro": {
+        "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh "
+              "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
+              "(Bahdanau et al. 2015) and **none**, the fixed-vector bottleneck (Sutskever et al. 2014). Below the "
+              "alignments: the entropy of every attention row in nats; 0 means all weight on one source token, "
+              "log S means spread evenly over all S of them.",
+        "ko": "같은 영어 문장을 다섯 가지 RNN 인코더-디코더에 넣어 봅니다: **dot** sᵀh와 **general** sᵀWh "
+              "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
+              "(Bahdanau et al. 2015), 그리고 어텐션 없이 고정 크기 벡터 하나만 쓰는 **none** (Sutskever et al. "
+              "2014). 정렬 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 모든 가중치가 "
+              "몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
+    },
+    "sf.run": {"en": "Compare", "ko": "비교하기"},
+    "sf.figure": {"en": "Alignments and entropy per row", "ko": "정렬과 행별 엔트로피"},
+    "sf.table": {"en": "Translation and mean attention entropy per model", "ko": "모델별 번역과 평균 어텐션 엔트로피"},
+    "sf.summary": {
+        "en": "Most peaked attention: **{model}** (mean row entropy {h:.2f} nats; uniform would be {u:.2f}).",
+        "ko": "가장 집중된 어텐션: **{model}** (평균 행 엔트로피 {h:.2f} nats, 균등 분포라면 {u:.2f}).",
+    },
+    # ------------------------------------------------------------------ Transformer
+    "tr.intro": {
+        "en": "Encoder self-attention, the decoder's masked self-attention and cross attention, every layer and "
+              "head at a glance; pick one to see it large. Greedy search is beam size 1.",
+        "ko": "인코더 셀프 어텐션, 디코더의 마스크드 셀프 어텐션, 교차 어텐션을 모든 레이어와 헤드에 걸쳐 한눈에 "
+              "봅니다. 레이어와 헤드를 고르면 크게 볼 수 있습니다. 빔 크기 1은 그리디 탐색입니다.",
+    },
+    "tr.beam": {"en": "Beam size (1 = greedy)", "ko": "빔 크기 (1 = 그리디)"},
+    "tr.hyps": {"en": "Hypotheses (best first)", "ko": "번역 후보 (좋은 순)"},
+    "tr.scores": {"en": "Selected head: scores before and after softmax", "ko": "선택한 헤드: 소프트맥스 전후의 점수"},
+    "tr.files": {"en": "Downloads: record JSON, selected matrices CSV, figures HTML",
+                 "ko": "다운로드: 기록 JSON, 선택한 행렬 CSV, 그림 HTML"},
+    # ------------------------------------------------------------------ beam search
+    "beam.intro": {
+        "en": "Beam search keeps the N best partial translations at every step and ranks the finished ones by "
+              "log-probability divided by a length penalty (α = 0.6, Wu et al. 2016). The table lists them best "
+              "first with their summed log-probability; choose one to see the cross attention that produced it "
+              "(the model is run again, teacher-forced on that hypothesis).",
+        "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(α = 0.6, "
+              "Wu et al. 2016)로 나눈 로그 확률로 순위를 매깁니다. 표는 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
+              "보여 줍니다. 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다(그 후보를 디코더 입력으로 "
+              "모델을 다시 실행합니다).",
+    },
+    "beam.size": {"en": "Beam size N", "ko": "빔 크기 N"},
+    "beam.run": {"en": "Search", "ko": "탐색하기"},
+    "beam.table": {"en": "Hypotheses with log-probabilities", "ko": "번역 후보와 로그 확률"},
+    "beam.figure": {"en": "Scores and prefix tree", "ko": "점수와 접두사 트리"},
+    "beam.choose": {"en": "Show the attention of hypothesis", "ko": "어텐션을 볼 후보"},
+    "beam.grid": {"en": "Cross attention of the chosen hypothesis, all layers × heads",
+                  "ko": "선택한 후보의 교차 어텐션 (모든 레이어 × 헤드)"},
+    "beam.mean": {"en": "Last layer, mean over heads", "ko": "마지막 레이어, 헤드 평균"},
+    # ------------------------------------------------------------------ BERT
+    "bert.intro": {
+        "en": "WordPiece tokens with their segment (A/B), fill-mask for any number of [MASK]s, next-sentence "
+              "prediction, and every head's self-attention (A/B marked on the axes).",
+        "ko": "WordPiece 토큰과 세그먼트(A/B), 여러 개의 [MASK]를 채우는 마스크 언어 모델, 다음 문장 예측(NSP), "
+              "그리고 모든 헤드의 셀프 어텐션(축에 A/B 표시)을 봅니다. 이 BERT는 영어로 학습했으므로 예시도 "
+              "영어입니다.",
+    },
+    "bert.model": {"en": "BERT model", "ko": "BERT 모델"},
+    "bert.a": {"en": "Sentence A", "ko": "문장 A"},
+    "bert.b": {"en": "Sentence B (optional for fill-mask)", "ko": "문장 B ([MASK] 채우기에는 선택)"},
+    "bert.k": {"en": "top-k", "ko": "상위 k개"},
+    "bert.fill": {"en": "Fill [MASK]", "ko": "[MASK] 채우기"},
+    "bert.nsp": {"en": "Is B the next sentence?", "ko": "B가 다음 문장일까?"},
+    "bert.enc": {"en": "Tokens and attention only", "ko": "토큰과 어텐션만 보기"},
+    "bert.tokens": {"en": "WordPiece tokens", "ko": "WordPiece 토큰"},
+    "bert.masks": {"en": "Fill-mask predictions", "ko": "[MASK] 예측"},
+    "bert.topk": {"en": "Top-k per [MASK]", "ko": "[MASK]별 상위 k개"},
+    "bert.nspfig": {"en": "Next-sentence prediction", "ko": "다음 문장 예측"},
+    "bert.files": {"en": "Downloads: record JSON, tables and selected matrix CSV, figures HTML",
+                   "ko": "다운로드: 기록 JSON, 표와 선택한 행렬 CSV, 그림 HTML"},
+    "bert.hub_intro": {
+        "en": "**Bring your own BERT.** Load a BERT checkpoint from the Hugging Face Hub (at most {cap} MB). It "
+              "is converted into this repo's BERT and added to the model choices above.",
+        "ko": "**내 BERT 불러오기.** Hugging Face 허브의 BERT 체크포인트(최대 {cap} MB)를 불러와 이 저장소의 BERT로 "
+              "변환하고, 위의 모델 목록에 추가합니다.",
+    },
+    "bert.hub_repo": {"en": "Hub repository id (e.g. prajjwal1/bert-tiny)", "ko": "허브 저장소 id (예: prajjwal1/bert-tiny)"},
+    "bert.hub_load": {"en": "Load from the Hub", "ko": "허브에서 불러오기"},
+    "bert.hub_loaded": {"en": "Loaded **{name}**: {layers} layers × {heads} heads; choose it above.",
+                        "ko": "불러오기 완료: **{name}** ({layers}개 레이어 × {heads}개 헤드). 위의 모델 목록에서 고르세요."},
+    # ------------------------------------------------------------------ rollout
+    "ro.intro": {
+        "en": "Raw attention shows one layer at a time, but information also flows through the residual "
+              "connections and every layer before. **Attention rollout** (Abnar & Zuidema 2020) multiplies the "
+              "layers' head-averaged attention, with the residual added as 0.5·A + 0.5·I, to estimate how much of "
+              "each input token reaches each position. **Row entropy** says how spread a head's attention is "
+              "(0 = on one token, log T = uniform over the T tokens).",
+        "ko": "원래 어텐션은 한 번에 한 레이어만 보여 주지만, 정보는 잔차 연결과 앞선 모든 레이어를 거쳐서도 "
+              "흐릅니다. **어텐션 롤아웃**(Abnar & Zuidema 2020)은 각 레이어의 헤드 평균 어텐션에 잔차를 "
+              "0.5·A + 0.5·I로 더해 레이어 순서대로 곱하여, 각 입력 토큰의 정보가 각 위치에 얼마나 도달하는지 "
+              "추정합니다. **행 엔트로피**는 헤드의 어텐션이 얼마나 퍼져 있는지 나타냅니다(0 = 한 토큰에 집중, "
+              "log T = T개 토큰에 균등).",
+    },
+    "ro.model": {"en": "Model (BERT or a Transformer's encoder)", "ko": "모델 (BERT 또는 트랜스포머 인코더)"},
+    "ro.run": {"en": "Show rollout", "ko": "롤아웃 보기"},
+    "ro.grid": {"en": "Raw self-attention, every layer × head", "ko": "원래 셀프 어텐션 (모든 레이어 × 헤드)"},
+    "ro.rollout": {"en": "The layer's head mean vs the rollout up to it", "ko": "해당 레이어의 헤드 평균 vs 그 레이어까지의 롤아웃"},
+    "ro.entropy": {"en": "Mean row entropy per head", "ko": "헤드별 평균 행 엔트로피"},
+    "ro.row_entropy": {"en": "Row entropy in the layer, head × query token",
+                       "ko": "해당 레이어의 행 엔트로피 (헤드 × 쿼리 토큰)"},
+    # ------------------------------------------------------------------ query / key
+    "qk.intro": {
+        "en": "How one BERT head turns a query and the keys into attention (Vaswani et al. 2017, eq. 1): the "
+              "query q of the chosen token, every key k_j, the terms q·k_j/√d_k and their softmax. The table's "
+              "last column is the model's own attention for comparison; the two agree.",
+        "ko": "BERT의 한 헤드가 쿼리와 키로부터 어텐션을 만드는 과정(Vaswani et al. 2017, 식 1)입니다: 선택한 "
+              "토큰의 쿼리 q, 모든 키 k_j, q·k_j/√d_k 값과 그 소프트맥스. 표의 마지막 열은 비교를 위한 모델 자체의 "
+              "어텐션이며, 두 값은 일치합니다.",
+    },
+    "qk.query": {"en": "Query token", "ko": "쿼리 토큰"},
+    "qk.run": {"en": "Show", "ko": "보기"},
+    "qk.figure": {"en": "Query, keys, scores and softmax", "ko": "쿼리, 키, 점수와 소프트맥스"},
+    "qk.table": {"en": "Terms per key", "ko": "키별 값"},
+    "qk.summary": {
+        "en": "Layer {layer}, head {head}: the query **{q}** attends most to **{k}** ({p:.3f}); d_k = {d}.",
+        "ko": "레이어 {layer}, 헤드 {head}: 쿼리 **{q}**의 어텐션이 가장 큰 키는 **{k}**입니다({p:.3f}). d_k = {d}.",
+    },
+    # ------------------------------------------------------------------ contextual
+    "ctx.intro": {
+        "en": "A static embedding gives a word one vector whatever the sentence; a contextual model gives it a "
+              "different vector in every context (Ethayarajh 2019). Type a word and sentences that use it, one per "
+              "line. The heatmap is the cosine between the word's contextual vectors, the bars the cosine of each "
+              "with the word's own static (input) embedding. English words go through BERT's last layer; the "
+              "Korean 배 (boat / pear / belly) through the ko-en Transformer's encoder.",
+        "ko": "정적 임베딩은 문장과 상관없이 한 단어에 벡터 하나를 주지만, 문맥 모델은 문맥마다 다른 벡터를 줍니다"
+              "(Ethayarajh 2019). 단어와 그 단어가 들어간 문장을 한 줄에 하나씩 입력하세요. 히트맵은 문맥별 벡터 "
+              "사이의 코사인 유사도, 막대는 각 벡터와 그 단어의 정적(입력) 임베딩 사이의 코사인 유사도입니다. 영어 "
+              "단어는 BERT의 마지막 레이어로, 한국어 '배'(타는 배 / 먹는 배 / 신체의 배)는 ko-en 트랜스포머의 "
+              "인코더로 비교합니다.",
+    },
+    "ctx.word": {"en": "Word", "ko": "단어"},
+    "ctx.sentences": {"en": "Sentences, one per line (empty: the built-in ones for bank, stick, 배)",
+                      "ko": "문장, 한 줄에 하나 (비워 두면 bank, stick, 배의 기본 예문)"},
+    "ctx.model": {"en": "Model (auto: the example's, else BERT)", "ko": "모델 (auto: 예시에 맞는 모델, 없으면 BERT)"},
+    "ctx.run": {"en": "Compare contexts", "ko": "문맥 비교하기"},
+    "ctx.figure": {"en": "Cosine similarities", "ko": "코사인 유사도"},
+    "ctx.table": {"en": "Contexts", "ko": "문맥"},
+    "ctx.summary": {
+        "en": "**{word}** in {model} ({source}): cosine between contexts from {lo:.3f} to {hi:.3f}.",
+        "ko": "{model}({source})의 **{word}**: 문맥 사이 코사인 유사도 {lo:.3f} ~ {hi:.3f}.",
+    },
+    # ------------------------------------------------------------------ positional
+    "pos.intro": {
+        "en": "The sinusoidal positional encoding of Vaswani et al. 2017 (sec. 3.5): PE(pos, 2i) = "
+              "sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). The dot product of two positions "
+              "depends only on their distance. With a sentence: what adding the model's table does to its token "
+              "embeddings (scaled by √d_model, sec. 3.4).",
+        "ko": "Vaswani et al. 2017(3.5절)의 사인파 위치 인코딩: PE(pos, 2i) = sin(pos / 10000^(2i/d)), "
+              "PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). 두 위치의 내적은 위치 사이의 거리에만 의존합니다. 문장을 "
+              "넣으면 모델의 위치 인코딩을 더했을 때 토큰 임베딩(√d_model 배, 3.4절)이 어떻게 달라지는지 보여 줍니다.",
+    },
+    "pos.max_len": {"en": "Positions", "ko": "위치 개수"},
+    "pos.d_model": {"en": "d_model (even)", "ko": "d_model (짝수)"},
+    "pos.text": {"en": "Sentence (optional)", "ko": "문장 (선택)"},
+    "pos.model": {"en": "Translation model for the sentence", "ko": "문장에 쓸 번역 모델"},
+    "pos.run": {"en": "Draw", "ko": "그리기"},
+    "pos.table": {"en": "Positional encoding table and PE·PEᵀ", "ko": "위치 인코딩 표와 PE·PEᵀ"},
+    "pos.sentence": {"en": "The sentence before and after adding positions", "ko": "위치 인코딩을 더하기 전과 후의 문장"},
+    "pos.no_sentence": {"en": "Type a sentence to see what adding the positions does to it.",
+                        "ko": "문장을 입력하면 위치 인코딩을 더했을 때의 변화를 보여 줍니다."},
+    "pos.summary": {
+        "en": "{model} (d_model = {d}): mean ‖embedding·√d‖ = {e:.2f}, ‖PE‖ = {p:.2f}.",
+        "ko": "{model} (d_model = {d}): 평균 ‖임베딩·√d‖ = {e:.2f}, ‖PE‖ = {p:.2f}.",
+    },
+    # ------------------------------------------------------------------ attention over training
+    "snap.intro": {
+        "en": "Cross attention on fixed probe sentences (mean over heads), saved while each translation model "
+              "trained. At first it is nearly uniform (entropy near log S); it sharpens as the model learns which "
+              "source word to read. The last snapshot is the end of training, not necessarily the shipped (best) "
+              "checkpoint.",
+        "ko": "각 번역 모델을 학습하는 동안 고정된 탐침(probe) 문장의 교차 어텐션(헤드 평균)을 저장해 두었습니다. "
+              "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
+              "점점 뾰족해집니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 있습니다.",
+    },
+    "snap.model": {"en": "Translation model", "ko": "번역 모델"},
+    "snap.probe": {"en": "Probe sentence", "ko": "탐침 문장"},
+    "snap.slider": {"en": "Snapshot (training progress)", "ko": "스냅샷 (학습 진행)"},
+    "snap.heatmap": {"en": "Attention at this step", "ko": "이 시점의 어텐션"},
+    "snap.entropy": {"en": "Mean row entropy over training", "ko": "학습에 따른 평균 행 엔트로피"},
+    "snap.summary": {
+        "en": "Step **{step}** (snapshot {k} of {n}; training ended at step {final}): mean row entropy **{h:.3f}** "
+              "nats (uniform over the {S} source tokens: log {S} = {u:.3f}).",
+        "ko": "**{step}** 스텝 (스냅샷 {k}/{n}, 학습은 {final} 스텝에서 끝남): 평균 행 엔트로피 **{h:.3f}** nats "
+              "(소스 토큰 {S}개에 균등하면 log {S} = {u:.3f}).",
+    },
+    # ------------------------------------------------------------------ live training
+    "live.intro": {
+        "en": "Train a tiny attentional encoder-decoder (64 wide) on a toy English → French grammar on this "
+              "server's CPU and watch the alignment on the probe sentence sharpen. In French, colours follow the "
+              "noun and negation wraps the verb (ne … pas), so the right alignment is not the diagonal. One training "
+              "runs at a time (others wait in line); it stops at the time limit, when you press Stop, or when you "
+              "close the page.",
+        "ko": "작은 어텐션 인코더-디코더(폭 64)를 이 서버의 CPU에서 장난감 영어 → 프랑스어 문법으로 학습시키며, "
+              "탐침 문장의 정렬이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
+              "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 한 번에 하나의 학습만 실행되며 "
+              "(다른 사람은 차례를 기다림), 시간 제한에 도달하거나 멈추기를 누르거나 페이지를 닫으면 멈춥니다.",
+    },
+    "live.seconds": {"en": "Training time (seconds)", "ko": "학습 시간 (초)"},
+    "live.score": {"en": "Score function", "ko": "점수 함수"},
+    "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "탐침 문장 (장난감 문법의 영어 단어만)"},
+    "live.start": {"en": "Start training", "ko": "학습 시작"},
+    "live.stop": {"en": "Stop", "ko": "멈추기"},
+    "live.loss": {"en": "Training loss", "ko": "학습 손실"},
+    "live.align": {"en": "Alignment on the probe sentence", "ko": "탐침 문장의 정렬"},
+    "live.translation": {"en": "Current translation of the probe", "ko": "탐침 문장의 현재 번역"},
+    "live.files": {"en": "Download: the final record (JSON)", "ko": "다운로드: 최종 기록 (JSON)"},
+    "live.stopped": {"en": "Stopped.", "ko": "멈췄습니다."},
+    "live.align_title": {"en": "after {step} steps", "ko": "{step} 스텝 후"},
+    "live.status": {"en": "Training… {s:.0f} s, step {step}, loss {loss}",
+                    "ko": "학습 중… {s:.0f}초, {step} 스텝, 손실 {loss}"},
+    "live.done": {"en": "Done: {s:.0f} s, {step} steps, last loss {loss}.",
+                  "ko": "완료: {s:.0f}초, {step} 스텝, 마지막 손실 {loss}."},
+    # ------------------------------------------------------------------ BLEU by length
+    "len.intro": {
+        "en": "Test BLEU by source-sentence length, the figure of Bahdanau et al. 2015 (fig. 2): without "
+              "attention, one fixed-size vector holds long sentences badly. Read from each model's metrics.json "
+              "(no model is run).",
+        "ko": "소스 문장 길이별 테스트 BLEU로, Bahdanau et al. 2015의 그림 2에 해당합니다. 어텐션이 없으면 고정 "
+              "크기 벡터 하나에 긴 문장을 담기 어렵습니다. 각 모델의 metrics.json에서 읽어 오며 모델은 실행하지 "
+              "않습니다.",
+    },
+    "len.refresh": {"en": "Reload", "ko": "다시 읽기"},
+    "len.figure": {"en": "BLEU by source length", "ko": "소스 길이별 BLEU"},
+    "len.table": {"en": "BLEU per length bucket (words)", "ko": "길이 구간(단어 수)별 BLEU"},
+    # ------------------------------------------------------------------ models
+    "models.intro": {
+        "en": "Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). A model that "
+              "failed to load shows which file is wrong.",
+        "ko": "assets/ 아래의 모든 체크포인트(파라미터 수, 학습한 장치, 검증·테스트 지표)입니다. 불러오지 못한 "
+              "모델은 어떤 파일이 잘못됐는지 보여 줍니다.",
+    },
+}
+
+# Example inputs per view and language. A model reads the language it was trained on, so
+# the English models keep English inputs in Korean mode; where a Korean model exists
+# (transformer-ko-en) Korean mode puts its sentences first.
+_EN = ["I am a student.", "The animal didn't cross the street because it was too tired.", "Let's stick to the plan."]
+_KO = ["나는 학생 입니다", "그는 의사입니다.", "오늘 날씨가 좋아요.", "이 책은 재미있어요."]
+EXAMPLES: dict[str, dict[str, list[list]]] = {
+    "seq2seq": {"en": [[s] for s in _EN], "ko": [[s] for s in _EN]},
+    "transformer": {"en": [[s, "transformer-en-fr"] for s in _EN] + [[_KO[0], "transformer-ko-en"]],
+                    "ko": [[s, "transformer-ko-en"] for s in _KO] + [[_EN[0], "transformer-en-fr"]]},
+    "rollout": {"en": [[_EN[1], "bert"], [_EN[1], "transformer-en-fr"], [_KO[0], "transformer-ko-en"]],
+                "ko": [[_KO[1], "transformer-ko-en"], [_KO[0], "transformer-ko-en"], [_EN[1], "bert"]]},
+    "bert": {lang: [["the man went to the [MASK] .", "he bought a gallon of milk ."],
+                    ["the man went to the [MASK] .", ""], ["Here is the sentence I want embeddings for.", ""],
+                    [_EN[1], ""], ["the man went to the store .", "he bought a gallon of milk ."]] for lang in LANGS},
+    "contextual": {"en": [["bank", ""], ["stick", ""], ["배", ""]],
+                   "ko": [["배", ""], ["bank", ""], ["stick", ""]]},
+}
+
+
+def t(key: str, lang: str = "en", **fields) -> str:
+    """The string `key` in `lang` ("en" or "ko", or the switch's label), formatted with `fields`."""
+    s = STRINGS[key][lang_code(lang)]
+    return s.format(**fields) if fields else s
+
+
+def examples(view: str, lang: str = "en") -> list[list]:
+    return EXAMPLES[view][lang_code(lang)]
+
+
+def missing() -> list[str]:
+    """Keys lacking a non-empty string in some language (the tests want none)."""
+    return sorted(k for k, v in STRINGS.items() if any(not str(v.get(lang) or "").strip() for lang in LANGS))

@@ -1,0 +1,440 @@
+"""The app's analysis views (explorer/views.py, wired in app.py) called directly: every number
+they draw or tabulate is the number explorer.lab / inference / snapshots / live computes; the
+language switch reaches every registered component with a Korean string and no key is missing;
+live training yields row-stochastic alignments and stops at its cap; a custom BERT joins the
+BERT views and the Hub box exists only when the operator turns it on."""
+import json
+import math
+import string
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+gr = pytest.importorskip("gradio")
+
+import app  # noqa: E402  (builds the demo, loading the registry once)
+from explorer import i18n, lab, live  # noqa: E402
+from explorer import inference as inf  # noqa: E402
+from explorer import snapshots as snap  # noqa: E402
+from explorer import views as vw  # noqa: E402
+from explorer.inference import UserError  # noqa: E402
+
+EN = "I am a student."
+LONG = "The animal didn't cross the street because it was too tired."
+needs = pytest.mark.skipif(
+    not {"transformer-en-fr", "transformer-ko-en", "bert", *lab.SCORE_MODELS} <= set(inf.registry().names()),
+    reason="the shipped checkpoints under assets/ did not load")
+
+
+def z(fig, i=0):
+    return np.asarray(fig.data[i].z, dtype=np.float64)
+
+
+def heatmaps(fig):
+    return [t for t in fig.data if t.type == "heatmap"]
+
+
+def read_json(files):
+    return json.loads(Path(next(f for f in files if f.endswith(".json"))).read_text(encoding="utf-8"))
+
+
+# ----------------------------------------------------------------------------- score functions, BLEU by length
+
+
+@needs
+def test_score_functions_view_draws_and_tabulates_each_models_attention():
+    v = vw.score_functions_view(LONG)
+    c = lab.compare_score_functions(LONG)
+    assert [r.name for r in v.record.results] == [r.name for r in c.results] == list(lab.SCORE_MODELS)
+    with_attention = [r for r in c.results if r.cross is not None]
+    for trace, r in zip(heatmaps(v.figure), with_attention):  # one heatmap per model with attention, in order
+        np.testing.assert_allclose(np.asarray(trace.z), r.cross, rtol=1e-6)
+    lines = [t for t in v.figure.data if t.type == "scatter" and t.mode == "lines+markers"]
+    for line, r in zip(lines, with_attention):
+        np.testing.assert_allclose(np.asarray(line.y), r.entropy)
+    table = v.table.set_index("model")
+    for r in c.results:
+        assert table.loc[r.name, "translation"] == r.translation == inf.translate(r.name, LONG).translation
+        expected = None if r.mean_entropy is None else round(r.mean_entropy, 4)
+        got = table.loc[r.name, "mean entropy (nats)"]
+        assert (expected is None and pd.isna(got)) or got == pytest.approx(expected)
+        assert table.loc[r.name, "uniform log S (nats)"] == pytest.approx(math.log(len(r.source_tokens)), abs=1e-4)
+    best = min(with_attention, key=lambda r: r.mean_entropy)
+    assert app.md(best.name) in v.notice
+    saved = read_json(v.files)
+    assert [r["name"] for r in saved["results"]] == list(lab.SCORE_MODELS)
+    np.testing.assert_allclose(saved["results"][0]["cross"], c.results[0].cross, atol=1e-6)
+    ko = vw.score_functions_view(LONG, "ko")
+    assert "가장 집중된 어텐션" in ko.notice
+
+
+def test_length_view_table_is_lab_length_table():
+    v = vw.length_view()
+    long = lab.length_table().table
+    if long.empty:
+        assert v.table.empty
+        return
+    wide = v.table.set_index("model")
+    for row in long.itertuples():
+        assert wide.loc[row.model, row.bucket] == pytest.approx(round(row.bleu, 2))
+        assert wide.loc[row.model, "family"] == row.family and wide.loc[row.model, "direction"] == row.direction
+    bars = [t for t in v.figure.data if t.type == "bar"]
+    assert sum(len(b.y) for b in bars) == len(long)
+    saved = read_json(v.files)["rows"]
+    assert [r["model"] for r in saved] == list(long.model) and [r["bleu"] for r in saved] == pytest.approx(list(long.bleu))
+
+
+# ----------------------------------------------------------------------------- beam search
+
+
+@needs
+@pytest.mark.parametrize("model", ["transformer-en-fr", "seq2seq-general"])
+def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
+    beam = 4
+    v = vw.beam_view(LONG, model, beam)
+    ref = inf.translate(model, LONG, beam)
+    assert list(v.table["translation"]) == [h.text for h in ref.hypotheses]
+    assert list(v.table["log-prob"]) == [h.logprob for h in ref.hypotheses]
+    assert [value for _, value in v.choices] == list(range(len(ref.hypotheses)))
+    np.testing.assert_allclose(np.asarray(v.figure.data[0].x), [h.score for h in ref.hypotheses])
+    for i in range(len(ref.hypotheses)):
+        c = vw.beam_choice(LONG, model, beam, i)
+        r = inf.translate(model, LONG, beam, chosen=i)
+        assert c.translation == r.translation == ref.hypotheses[i].text and c.record.chosen == i
+        a = r.trace.cross
+        L, H = a.shape[:2]
+        assert len(c.grid.data) == L * H
+        for l in range(L):
+            for h in range(H):
+                np.testing.assert_array_equal(z(c.grid, l * H + h), a[l, h])
+        np.testing.assert_allclose(z(c.mean), a[-1].mean(0), rtol=1e-6)
+    # the app's chooser recomputes from the search it stored, not from the textboxes
+    search = {"text": LONG, "model": model, "beam": beam}
+    translation, grid, mean, notice, files = app._ui_beam_choice(search, 1)
+    np.testing.assert_array_equal(z(grid), inf.translate(model, LONG, beam, chosen=1).trace.cross[0, 0])
+    assert read_json(files)["chosen"] == 1
+
+
+@needs
+def test_beam_view_errors_are_messages():
+    with pytest.raises(gr.Error, match="between 2 and 8"):
+        app._ui_beam(EN, "transformer-en-fr", 1)
+    with pytest.raises(gr.Error, match="not a"):
+        app._ui_beam(EN, "bert", 4)
+    with pytest.raises(gr.Error, match="Run a search first"):
+        app._ui_beam_choice(None, 0)
+
+
+# ----------------------------------------------------------------------------- rollout + entropy
+
+
+@needs
+@pytest.mark.parametrize("model", ["bert", "transformer-en-fr"])
+def test_rollout_view_is_lab_attention_rollout(model):
+    r = lab.attention_rollout(LONG, model)
+    L, H, T, _ = r.attention.shape
+    v = vw.rollout_view(LONG, model, 2)
+    assert v.n_layers == L and v.record.tokens == r.tokens
+    for l in range(L):
+        for h in range(H):
+            np.testing.assert_allclose(z(v.grid, l * H + h), r.attention[l, h], rtol=1e-6)
+    np.testing.assert_allclose(z(v.entropy), r.entropy.mean(-1))
+    np.testing.assert_allclose(z(v.layer.rollout, 0), r.head_mean[1])  # layer 2, 1-based
+    np.testing.assert_allclose(z(v.layer.rollout, 1), r.rollout[1])
+    np.testing.assert_allclose(z(v.layer.row_entropy), r.entropy[1])
+    assert np.allclose(z(v.layer.rollout, 1).sum(-1), 1.0)
+    last = vw.rollout_redraw(v.record, L)  # the slider redraws from the record
+    np.testing.assert_allclose(z(last.rollout, 1), lab.rollout(r.attention))
+    np.testing.assert_allclose(vw.rollout_view(LONG, model, 99).layer.table.to_numpy(), r.rollout[-1])  # clamped
+    saved = read_json(v.files)
+    np.testing.assert_allclose(saved["rollout"], r.rollout, atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- query / key
+
+
+@needs
+def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
+    text = "the cat sat on the mat because it was tired ."
+    v = vw.query_key_view(text, 2, 3, 4, "bert")
+    r = lab.query_key(text, 1, 2, 4)
+    ref = inf.encode_bert(text)
+    np.testing.assert_allclose(v.table["softmax"], r.probs)
+    np.testing.assert_allclose(v.table["model attention"], ref.trace.enc_self[1, 2, 4], rtol=1e-6)
+    np.testing.assert_allclose(v.table["softmax"], v.table["model attention"], atol=1e-5)
+    np.testing.assert_allclose(v.table["q·k/√d_k"], r.scores)
+    np.testing.assert_allclose(z(v.figure, 1), r.k)
+    np.testing.assert_allclose(np.asarray(v.figure.data[3].y, dtype=float), r.probs)
+    assert [label for label, _ in v.choices] == [f"{i}: {t}" for i, t in enumerate(ref.tokens)]
+    assert app.md(ref.tokens[4]) in v.text
+    far = vw.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
+    assert far.record.query_index == len(ref.tokens) - 1
+    n_layers = inf.registry().get("bert").config.n_layers
+    with pytest.raises(gr.Error, match=f"Layer must be from 1 to {n_layers}"):
+        app._ui_query_key(text, "bert", 0, 1, 0, "English")
+
+
+# ----------------------------------------------------------------------------- contextual, positional
+
+
+@needs
+def test_contextual_view_defaults_and_numbers():
+    v = vw.contextual_view("배", "", "auto", "ko")
+    r = lab.contextual_similarity("배")
+    assert v.record.model == "transformer-ko-en" == r.model
+    np.testing.assert_allclose(z(v.figure), r.similarity)
+    np.testing.assert_allclose(np.asarray(v.figure.data[1].x), r.to_static)
+    assert list(v.table["cosine with static"]) == list(np.round(r.to_static, 4))
+    sentences = "I sat on the bank of the river.\nThe bank raised interest rates."
+    b = vw.contextual_view("bank", sentences, "bert")
+    rb = lab.contextual_similarity("bank", sentences, "bert")
+    np.testing.assert_allclose(z(b.figure), rb.similarity)
+    assert read_json(b.files)["sentences"] == rb.sentences
+    with pytest.raises(gr.Error) as e:
+        app._ui_contextual("<b>zzz</b>", "no such word here", "bert", "en")
+    assert "<b>" not in e.value.message
+
+
+@needs
+def test_positional_view_is_lab_positional():
+    v = vw.positional_view(40, 64, EN, "transformer-en-fr")
+    r = lab.positional(40, 64, EN, "transformer-en-fr")
+    np.testing.assert_allclose(z(v.table, 0), r.pe)
+    np.testing.assert_allclose(z(v.table, 1), r.similarity)
+    s = r.sentence
+    np.testing.assert_allclose(z(v.sentence, 0), s.cos_before)
+    np.testing.assert_allclose(z(v.sentence, 1), s.cos_after)
+    np.testing.assert_allclose(np.asarray(v.sentence.data[3].y), s.pe_norm)
+    assert read_json(v.files)["sentence"]["tokens"] == s.tokens
+    assert heatmaps(vw.positional_view(8, 16, "").sentence) == []  # no sentence: a placeholder
+    with pytest.raises(gr.Error, match="even"):
+        app._ui_positional(16, 7, "", "transformer-en-fr", "en")
+
+
+# ----------------------------------------------------------------------------- attention over training
+
+
+def test_snapshot_view_shows_the_stored_frames_and_entropy():
+    names = vw.snapshot_models()
+    if not names:
+        pytest.skip("no snapshots.json under assets/")
+    assert "seq2seq-none" not in names  # no attention to show
+    for name in names:
+        s = snap.load_snapshots(name)
+        meta = vw.snapshot_meta(name)
+        assert meta.n_snapshots == len(s.steps) and [p for p, _ in meta.probes] == [p.source for p in s.probes]
+        p = s.probes[-1]
+        L = p.frames.shape[1]
+        for k in (1, len(s.steps)):
+            v = vw.snapshot_view(name, len(s.probes) - 1, k, L)
+            np.testing.assert_allclose(z(v.heatmap), p.frames[k - 1, L - 1])
+            assert v.step == s.steps[k - 1] and v.mean_entropy == pytest.approx(p.entropy[k - 1, L - 1])
+            np.testing.assert_allclose(np.asarray(v.entropy.data[0].y), p.entropy[:, L - 1])
+            assert f"{v.mean_entropy:.3f}" in v.text
+    first, last = (vw.snapshot_view(names[0], 0, k) for k in (1, None))
+    assert first.mean_entropy > last.mean_entropy  # attention sharpens over training
+    with pytest.raises(gr.Error, match="No attention snapshots"):
+        app._ui_snapshots("../../etc", 0, 1, 1, "en")
+    with pytest.raises(gr.Error, match="Snapshot must be from 1"):
+        app._ui_snapshots(names[0], 0, 10_000, 1, "en")
+
+
+# ----------------------------------------------------------------------------- live training
+
+
+def test_live_view_yields_row_stochastic_alignments_and_stops_at_its_cap():
+    t0 = time.monotonic()
+    views = list(vw.live_view(3, "additive", live.DEFAULT_PROBE))
+    took = time.monotonic() - t0
+    assert views[-1].record.done and not any(v.record.done for v in views[:-1])
+    assert 3 <= views[-1].record.elapsed and took < 3 + 15  # its own cap, plus building and the last record
+    for v in views:
+        a = v.record.alignment
+        assert a.shape == (len(v.record.target_tokens), len(v.record.source_tokens))
+        np.testing.assert_allclose(a.sum(-1), 1.0, atol=1e-5)
+        np.testing.assert_array_equal(z(v.alignment), a)
+        np.testing.assert_allclose(np.asarray(v.loss.data[0].y, dtype=float), v.record.losses)
+    assert views[-1].files and read_json(views[-1].files)["done"] is True
+    assert all(not v.files for v in views[:-1])
+
+
+def test_live_handler_streams_closes_and_reports_bad_input():
+    g = app._ui_live(60, "general", live.DEFAULT_PROBE, "한국어")
+    loss, align, translation, status, files = next(g)
+    assert "학습 중" in status and heatmaps(align)
+    t0 = time.monotonic()
+    g.close()  # what Gradio does on Stop or when the page goes away
+    assert time.monotonic() - t0 < 2
+    with pytest.raises(StopIteration):
+        next(g)
+    with pytest.raises(gr.Error, match="between 1 and 120"):
+        next(app._ui_live(500, "general", live.DEFAULT_PROBE, "en"))
+    with pytest.raises(gr.Error, match="unknown: zebra"):
+        next(app._ui_live(5, "general", "the zebra sees the car", "en"))
+
+
+def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
+    fns = list(app.demo.fns.values())
+    run = next(f for f in fns if f.name == "_ui_live")
+    assert run.concurrency_limit == 1 and run.concurrency_id == "live-training"
+    assert all(f.concurrency_id != "live-training" for f in fns if f is not run)
+    assert any(run._id in f.cancels for f in fns)  # the Stop button
+    public = {f.api_name for f in fns if f.api_visibility == "public"}
+    assert public == {"translate", "fill_mask", "nsp"}  # every new event is private
+
+
+def test_friendly_generators_turn_errors_into_messages():
+    @app.friendly
+    def gen(fail_with):
+        yield 1
+        raise fail_with
+    g = gen(UserError("<b>bad</b> input"))
+    assert next(g) == 1
+    with pytest.raises(gr.Error) as e:
+        next(g)
+    assert e.value.message == "&lt;b&gt;bad&lt;/b&gt; input"
+    g = gen(RuntimeError("internal"))
+    next(g)
+    with pytest.raises(gr.Error) as e:
+        next(g)
+    assert e.value.message == app.GENERIC_ERROR
+
+
+# ----------------------------------------------------------------------------- language switch
+
+
+def _fields(s):
+    return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+
+
+def test_i18n_has_every_key_in_both_languages_with_the_same_fields():
+    assert i18n.missing() == []
+    for key, v in i18n.STRINGS.items():
+        assert set(v) == set(i18n.LANGS), key
+        assert _fields(v["en"]) == _fields(v["ko"]), key
+    for view, sets in i18n.EXAMPLES.items():
+        assert set(sets) == set(i18n.LANGS) and all(sets[lang] for lang in i18n.LANGS), view
+    assert i18n.lang_code("한국어") == "ko" and i18n.lang_code("English") == "en" and i18n.lang_code("??") == "en"
+
+
+def _hidden(block):
+    p = block.parent
+    while p is not None:
+        if isinstance(p, gr.Group) and p.visible is False:
+            return True
+        p = p.parent
+    return False
+
+
+def test_language_switch_reaches_every_registered_component_in_korean():
+    L = app.demo.localized
+    ups = app.language_updates(L, "한국어")
+    assert len(ups) == len(L.outputs)
+    hangul = lambda s: any("\uac00" <= ch <= "\ud7a3" for ch in s)  # noqa: E731
+    for (component, key, prop, fields), up in zip(L.items, ups):
+        assert up[prop] == i18n.t(key, "ko", **fields), key
+        if key not in ("tab.bert",):  # "BERT" is BERT in Korean too
+            assert hangul(up[prop]), key
+    back = app.language_updates(L, "English")
+    for (component, key, prop, fields), up in zip(L.items, back):
+        assert up[prop] == getattr(component, prop) == i18n.t(key, "en", **fields), key  # the built English
+    # every label, tab and button on the page is registered (the API's hidden group aside)
+    registered = {id(c) for c in L.outputs}
+    for block in app.demo.blocks.values():
+        labelled = isinstance(block, (gr.Tab, gr.Button)) or (
+            isinstance(block, gr.components.Component) and getattr(block, "label", None))
+        if labelled and not _hidden(block) and getattr(block, "label", None) != i18n.SWITCH_LABEL:
+            assert id(block) in registered, (type(block).__name__, getattr(block, "label", None))
+    tab_labels = [up["label"] for (c, *_), up in zip(L.items, ups) if isinstance(c, gr.Tab)]
+    assert {"트랜스포머", "빔 서치", "직접 학습시키기 (실시간)"} <= set(tab_labels)
+
+
+@needs
+def test_korean_examples_show_in_korean_mode():
+    L = app.demo.localized
+    ups = app.language_updates(L, "한국어")[len(L.items):]
+    samples = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, ups)}
+    assert all(up["label"] == "예시" for up in ups)
+    headers = {view: up["headers"] for (_, view, *_), up in zip(L.example_sets, ups)}
+    assert headers["transformer"] == ["문장", "모델"] and headers["contextual"][0] == "단어"
+    assert samples["transformer"][0] == ["나는 학생 입니다", "transformer-ko-en"]
+    assert samples["contextual"][0][0] == "배" and "배가 아파요." in samples["contextual"][0][1]
+    en = app.language_updates(L, "English")[len(L.items):]
+    english = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, en)}
+    assert english["transformer"][0] == ["I am a student.", "transformer-en-fr"]
+
+
+# ----------------------------------------------------------------------------- bring your own BERT
+
+
+@pytest.fixture(scope="module")
+def hf_bert_folder(tmp_path_factory):
+    transformers = pytest.importorskip("transformers")
+    import torch
+    words = "the cat sat on mat dog ran in park a big red house is was and it he she".split()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + words + [".", ","]
+    torch.manual_seed(0)
+    cfg = transformers.BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                  intermediate_size=37, max_position_embeddings=64, type_vocab_size=2)
+    folder = tmp_path_factory.mktemp("hf-bert")
+    transformers.BertForPreTraining(cfg).eval().save_pretrained(folder, safe_serialization=True)
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    return folder
+
+
+def _registered(demo, key):
+    return [c for c, k, *_ in demo.localized.items if k == key]
+
+
+@pytest.mark.skipif(not (inf.ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
+def test_custom_bert_from_the_environment_joins_the_bert_views(hf_bert_folder, monkeypatch):
+    monkeypatch.setenv("ATTN_EXPLORER_BERT_DIR", str(hf_bert_folder))
+    monkeypatch.delenv("ATTN_EXPLORER_ALLOW_HUB", raising=False)
+    monkeypatch.setattr(inf, "_REGISTRY", inf.load_registry(names={"bert"}))
+    demo = app.build_demo()
+    dropdown = _registered(demo, "bert.model")[0]
+    assert [v for _, v in dropdown.choices] == ["bert", "bert-custom"] and dropdown.visible
+    text = "the cat sat on the [MASK] ."
+    v = app.bert_model_view("fill", "bert-custom", text, "", 3, 2, 4)
+    r = inf.fill_mask(text, 3, name="bert-custom")
+    assert list(v.masks["token"]) == [p.token for m in r.masks for p in m.predictions]
+    np.testing.assert_array_equal(z(v.head), r.trace.enc_self[1, 3])
+    assert app.bert_model_view("fill", "bert", text).record.to_json() == inf.fill_mask(text, 5).to_json()
+    rollout = vw.rollout_view(text, "bert-custom")
+    np.testing.assert_allclose(rollout.record.rollout[-1], lab.rollout(r.trace.enc_self))
+    # no Hub box unless the operator allows it, and never a box for a local path
+    assert _registered(demo, "bert.hub_repo") == []
+    for block in demo.blocks.values():
+        if isinstance(block, gr.Textbox):
+            assert not any(w in str(block.label).lower() for w in ("path", "folder", "directory"))
+    with pytest.raises(UserError, match="turned off"):
+        vw.load_hub_bert("someone/tiny-bert")
+
+
+@pytest.mark.skipif(not (inf.ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
+def test_hub_box_only_with_the_switch_and_loads_into_a_fresh_registry_dict(hf_bert_folder, monkeypatch):
+    from explorer import byo_bert
+    monkeypatch.delenv("ATTN_EXPLORER_BERT_DIR", raising=False)
+    monkeypatch.setenv("ATTN_EXPLORER_ALLOW_HUB", "1")
+    monkeypatch.setenv("ATTN_EXPLORER_HUB_MAX_MB", "5")
+    monkeypatch.setattr(inf, "_REGISTRY", inf.load_registry(names={"bert"}))
+    asked = []
+    monkeypatch.setattr(byo_bert, "load_hub", lambda repo, max_bytes: asked.append((repo, max_bytes))
+                        or byo_bert.load_local(hf_bert_folder))
+    demo = app.build_demo()
+    assert len(_registered(demo, "bert.hub_repo")) == 1 and len(_registered(demo, "bert.hub_load")) == 1
+    intro = next(c for c, k, *_ in demo.localized.items if k == "bert.hub_intro")
+    assert "5 MB" in intro.value
+    before = inf.registry().models
+    text, name = app.hub_bert_load("someone/tiny-bert", "en")
+    assert name == "hub:someone/tiny-bert" and asked == [("someone/tiny-bert", 5_000_000)]
+    assert inf.registry().models is not before and "hub:someone/tiny-bert" not in before  # replaced, not mutated
+    assert app.hub_bert_load("someone/tiny-bert")[1] == name and len(asked) == 1  # loaded once
+    assert app.md(name) in text
+    r = app.bert_model_view("encode", name, "the cat sat .")
+    assert r.record.tokens[0] == "[CLS]" and r.n_layers == 2 and r.n_heads == 4
+    with pytest.raises(gr.Error, match="model id"):
+        app.hub_bert_load("../../etc/passwd")
