@@ -141,6 +141,7 @@ def length_figure(rows, message: str = "") -> go.Figure:
     family = {r["model"]: r["family"] for r in rows}
     models = list(family)
     shade = {m: [x for x in models if family[x] == family[m]].index(m) for m in models}
+    shown = set()
     for col, d in enumerate(directions, 1):
         buckets = sorted({str(r["bucket"]) for r in rows if str(r["direction"]) == d}, key=_bucket_start)
         for m in models:
@@ -150,12 +151,13 @@ def length_figure(rows, message: str = "") -> go.Figure:
                 continue
             shades = FAMILY_SHADES.get(family[m], PALETTE)
             colour = shades[shade[m] % len(shades)]
-            fig.add_trace(go.Bar(
+            fig.add_trace(go.Bar(  # each model in the legend once, whichever panel it is in
                 x=[str(r["bucket"]) for r in mine], y=[float(r["bleu"]) for r in mine],
                 name=f"{_esc(m)} ({_esc(family[m])})", marker={"color": colour},
                 hovertext=[f"{_esc(m)}, {_esc(r['bucket'])} words: BLEU {float(r['bleu']):.2f} (n = {int(r['n'])})"
-                           for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=col == 1,
+                           for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
                 customdata=[int(r["n"]) for r in mine]), 1, col)
+            shown.add(m)
         fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text="source length (words)",
                          row=1, col=col)
     fig.update_yaxes(title_text="test BLEU", rangemode="tozero", row=1, col=1)
@@ -187,8 +189,9 @@ def entropy_figure(entropy, n_keys: int | None = None) -> go.Figure:
     e = np.asarray(entropy, dtype=np.float64)
     mean = e.mean(-1)  # (L, H)
     L, H = mean.shape
-    hover = [[f"layer {i}, head {j}: {mean[i, j]:.3f} nats" for j in range(H)] for i in range(L)]
-    fig = go.Figure(go.Heatmap(z=mean, x=list(range(H)), y=list(range(L)), colorscale="Viridis", zmin=0,
+    # layers and heads are numbered from 1, as on the sliders and in the head grids
+    hover = [[f"layer {i + 1}, head {j + 1}: {mean[i, j]:.3f} nats" for j in range(H)] for i in range(L)]
+    fig = go.Figure(go.Heatmap(z=mean, x=list(range(1, H + 1)), y=list(range(1, L + 1)), colorscale="Viridis", zmin=0,
                                zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
                                colorbar={"title": "nats"}))
     fig.update_xaxes(title_text="head", dtick=1)

@@ -9,6 +9,11 @@ pytest's tmp_path. A last test types HTML/JS payloads into the inputs: no dialog
 open, no element may be injected, and the payload must read back as plain text (in the
 tick labels) or as the app's clean error message.
 
+The analysis views get the same treatment, one test each: score functions, beam search (and
+its hypothesis chooser), rollout, query · key, contextual vs static, positional encoding,
+attention over training (its snapshot slider), a 5-second live training, BLEU by length, and
+the Korean interface (the language switch), each with its screenshot.
+
 Uses Debian's Chromium (/usr/bin/chromium): Playwright's own browser download needs the
 network, which CI and this sandbox do not have.
 """
@@ -20,6 +25,7 @@ from urllib.parse import urlparse
 import pytest
 
 from bench._server import start_app, stop
+from explorer import i18n
 
 try:
     from playwright.sync_api import expect, sync_playwright
@@ -64,6 +70,35 @@ TICKS_JS = """
 (title, sel = '.xtick text, .ytick text') => [...document.querySelectorAll('.js-plotly-plot')]
   .filter(p => p.offsetWidth > 0 && ((p.querySelector('.gtitle') || {}).textContent || '').includes(title))
   .flatMap(p => [...p.querySelectorAll(sel)].map(t => t.textContent))"""
+
+# Any figure, drawn: like PLOTS_JS but also scatter/line traces, and subplot titles (plotly
+# annotations) count as titles. At least `min` drawn plots, every `want` on screen; returns
+# per plot its title, annotations, size and how many heatmap images, bars and points it drew.
+FIGURES_JS = """
+([want, min]) => {
+  const drawn = [...document.querySelectorAll('.js-plotly-plot')].map(p => {
+    const svg = p.querySelector('svg.main-svg'), box = svg && svg.getBoundingClientRect();
+    const n = sel => p.querySelectorAll(sel).length;
+    return {visible: p.offsetWidth > 0 && !!box && box.width > 0 && box.height > 0,
+            width: box ? box.width : 0, height: box ? box.height : 0,
+            title: (p.querySelector('.gtitle') || {}).textContent || '',
+            annotations: [...p.querySelectorAll('.annotation-text')].map(a => a.textContent),
+            heatmaps: n('.heatmaplayer image'), bars: n('.barlayer .point path'),
+            points: n('.scatterlayer .point'), lines: n('.scatterlayer .js-line')};
+  }).filter(f => f.visible && f.heatmaps + f.bars + f.points + f.lines > 0);
+  const text = drawn.map(f => [f.title, ...f.annotations].join('\\n'));
+  return drawn.length >= min && want.every(w => text.some(t => t.includes(w))) ? drawn : null;
+}"""
+# The cells of a gr.Dataframe (role=grid), row by row, as shown.
+GRID_JS = """
+g => {
+  const rows = [];
+  for (const c of g.querySelectorAll('[data-testid^="cell-"]')) {
+    const m = c.dataset.testid.match(/^cell-(\\d+)-(\\d+)$/);
+    if (m) (rows[+m[1]] = rows[+m[1]] || [])[+m[2]] = c.innerText.trim();
+  }
+  return rows.filter(Boolean);
+}"""
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -145,6 +180,33 @@ class Page:
              ".replace(/\u2581/g, '')).join('').toLowerCase().includes(needle)"
         self.page.wait_for_function(js, arg=[title, needle.lower()], timeout=timeout)
 
+    def sub_tab(self, name: str):
+        """Click a nested tab (inside the current top-level tab); return its panel."""
+        tab = self.page.get_by_role("tab", name=name, exact=True)
+        tab.click()
+        expect(tab).to_have_attribute("aria-selected", "true")
+        return self.page.locator("[role=tabpanel]:visible").last
+
+    def wait_for_figures(self, *want: str, count: int = 1, timeout=STEP_MS) -> list[dict]:
+        """Until at least `count` visible plots are drawn and each of `want` is in a title or
+        subplot title of one of them; returns what FIGURES_JS saw (one dict per drawn plot)."""
+        return self.page.wait_for_function(FIGURES_JS, arg=[list(want), count], timeout=timeout).json_value()
+
+    def figure(self, title: str, timeout=STEP_MS) -> dict:
+        """The drawn plot whose title or subplot titles contain `title`."""
+        figs = self.wait_for_figures(title, timeout=timeout)
+        return next(f for f in figs if title in "\n".join([f["title"], *f["annotations"]]))
+
+    def grid(self, label: str) -> list[list[str]]:
+        """The rows of the visible dataframe labelled `label`."""
+        grid = self.page.get_by_role("grid", name=label, exact=True).locator("visible=true").first
+        return grid.evaluate(GRID_JS)
+
+    def slide(self, label: str, key: str):
+        """Move the slider `label` with the keyboard (Home: its minimum, End: its maximum), as a user would."""
+        self.page.get_by_label(f"range slider for {label}").locator("visible=true").first.focus()
+        self.page.keyboard.press(key)
+
     def screenshot(self, name: str, anchor, tmp_path: Path):
         """Viewport PNG with `anchor` near the top, to tmp_path and assets/screenshots/<name>.png."""
         anchor.evaluate("el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -24); }")
@@ -155,6 +217,7 @@ class Page:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(out, SCREENSHOTS / out.name)
         assert out.stat().st_size > 20_000, "the screenshot looks blank"
+        assert out.stat().st_size < 250_000, f"{out.name} is {out.stat().st_size} bytes: too big for the repo"
 
     def assert_clean(self):
         assert not self.errors, "browser console errors:\n" + "\n".join(self.errors)
@@ -240,6 +303,259 @@ def test_bert_tab_fills_the_mask_and_predicts_the_next_sentence(ui, tmp_path):
     assert {"A·[CLS]", "A·[MASK]", "B·[SEP]"} <= set(ticks), ticks
 
     ui.screenshot("bert", panel.get_by_text("WordPiece tokens", exact=True).first, tmp_path)
+    ui.assert_clean()
+
+
+# ----------------------------------------------------------------------------- the analysis views
+
+
+def _floats(cells) -> list[float]:
+    return [float(c) for c in cells]
+
+
+def test_score_functions_compare_the_five_rnn_models(ui, tmp_path):
+    panel = ui.tab("Score functions")
+    expect(panel.get_by_label("English sentence")).to_have_value(ANIMAL)  # the prefilled example
+    panel.get_by_role("button", name="Compare").click()
+
+    fig = ui.figure("Attention entropy per target token", timeout=FIRST_CALL_MS)
+    models = [a.split("mean H")[0].split("no attention")[0] for a in fig["annotations"] if a.startswith("seq2seq-")]
+    assert sorted(models) == sorted(f"seq2seq-{k}" for k in ("dot", "scaled_dot", "general", "additive", "none"))
+    assert fig["heatmaps"] == 4 and fig["lines"] == 4, fig  # 'none' has neither an alignment nor an entropy line
+    rows = {r[0]: r for r in ui.grid("Translation and mean attention entropy per model")}
+    assert set(rows) == set(models), rows
+    entropy = {m: float(r[3]) for m, r in rows.items() if m != "seq2seq-none"}
+    for m, h in entropy.items():
+        assert 0 <= h <= float(rows[m][4]), rows[m]  # between peaked and uniform (log S)
+        assert "rue" in rows[m][2].split(), rows[m]  # 'street' comes out as 'rue' through every attention model
+    assert rows["seq2seq-none"][3] == "", rows["seq2seq-none"]  # no attention, no entropy
+    summary = panel.get_by_text(re.compile(r"^Most peaked attention: "))
+    expect(summary).to_be_visible()
+    best = min(entropy, key=entropy.get)
+    assert f"{best} (mean row entropy {entropy[best]:.2f} nats" in summary.inner_text()
+
+    ui.screenshot("score-functions", summary, tmp_path)
+    ui.assert_clean()
+
+
+def test_beam_search_ranks_hypotheses_and_shows_the_chosen_ones_attention(ui, tmp_path):
+    panel = ui.tab("Beam search")
+    expect(panel.get_by_label("Sentence", exact=True)).to_have_value(ANIMAL)
+    panel.get_by_role("button", name="Search").click()
+
+    ui.wait_for_figures("score (length-normalised log-prob)", "prefix tree",
+                        "Hypothesis #1: last layer, mean over heads", "Hypothesis #1: cross attention, all layers × heads",
+                        count=3, timeout=FIRST_CALL_MS)
+    rows = ui.grid("Hypotheses with log-probabilities")  # #, translation, log-prob, score, tokens
+    beam = int(panel.get_by_label("number input for Beam size N").input_value())
+    assert 2 <= len(rows) <= beam and [r[0] for r in rows] == [str(i + 1) for i in range(len(rows))], rows
+    scores = _floats(r[3] for r in rows)
+    assert scores == sorted(scores, reverse=True) and all(lp < 0 for lp in _floats(r[2] for r in rows)), rows
+    out = panel.get_by_role("textbox", name="Translation")
+    expect(out).to_have_value(rows[0][1])
+    ticks1 = ui.ticks("Hypothesis #1: last layer, mean over heads", axis="y")
+    assert ticks1 == rows[0][4].split() + ["</s>"], ticks1  # the rows are the best hypothesis' tokens
+
+    panel.get_by_label("Show the attention of hypothesis").click()
+    ui.page.get_by_role("option", name=re.compile(r"^#2\s")).click()
+    ui.wait_for_figures("Hypothesis #2: last layer, mean over heads",
+                        "Hypothesis #2: cross attention, all layers × heads", count=3)
+    expect(out).to_have_value(rows[1][1])
+    ticks2 = ui.ticks("Hypothesis #2: last layer, mean over heads", axis="y")
+    assert ticks2 == rows[1][4].split() + ["</s>"] and ticks2 != ticks1, ticks2
+    assert not ui.ticks("Hypothesis #1")  # the old hypothesis' plots are gone
+
+    ui.screenshot("beam-search", panel.get_by_text("Show the attention of hypothesis", exact=True), tmp_path)
+    ui.assert_clean()
+
+
+def test_rollout_and_entropy_follow_the_layer_slider(ui, tmp_path):
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Rollout & entropy")
+    expect(panel.get_by_label("Sentence", exact=True)).to_have_value(ANIMAL)
+    panel.get_by_role("button", name="Show rollout").click()
+
+    figs = ui.wait_for_figures("Rollout through layers 1–", "self-attention, all layers × heads",
+                               "Mean attention entropy per head", "entropy of each head's attention row", count=4,
+                               timeout=FIRST_CALL_MS)
+    n_layers = int(re.search(r"Rollout through layers 1–(\d+)", str(figs))[1])
+    assert n_layers > 1
+    expect(panel.get_by_label("number input for Layer")).to_have_value(str(n_layers))  # the slider fits the model
+    ticks = ui.ticks("entropy of each head's attention row", axis="x")
+    assert {"[CLS]", "animal", "tired", "[SEP]"} <= set(ticks), ticks  # BERT's WordPieces of the sentence
+
+    ui.slide("Layer", "Home")  # redraws from the record, no model call
+    ui.wait_for_figures("Layer 1: mean over heads", "Rollout through layers 1–1", "Layer 1: entropy of each head",
+                        count=4)
+
+    ui.screenshot("rollout", panel.get_by_text("The layer's head mean vs the rollout up to it", exact=True), tmp_path)
+    ui.assert_clean()
+
+
+def test_query_key_terms_match_the_models_attention(ui, tmp_path):
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Query · key")
+    panel.get_by_role("button", name="Show", exact=True).click()
+
+    ui.wait_for_figures("query q of '[CLS]'", "keys k_j", "q · k_j / √d_k", "softmax", timeout=FIRST_CALL_MS)
+    summary = panel.get_by_text(re.compile(r"^Layer 1, head 1: the query \[CLS\] attends most to .+ \(0\.\d{3}\); "
+                                           r"d_k = \d+\.$"))
+    expect(summary).to_be_visible()
+    rows = ui.grid("Terms per key")  # position, key token, q·k/√d_k, softmax, model attention
+    assert [r[1] for r in rows[:4]] == ["[CLS]", "the", "cat", "sat"], rows
+    for r in rows:  # the view's promise: softmax(q·k/√d_k) is the model's own attention
+        assert abs(float(r[3]) - float(r[4])) < 1e-5, r
+
+    panel.get_by_label("Query token").click()  # another query: the chooser now lists the sentence's tokens
+    ui.page.get_by_role("option", name="3: sat", exact=True).click()
+    ui.wait_for_figures("query q of 'sat'")
+    expect(panel.get_by_text(re.compile(r"^Layer 1, head 1: the query sat attends most to "))).to_be_visible()
+
+    ui.screenshot("query-key", panel.get_by_text(re.compile(r"^Layer 1, head 1: the query sat")), tmp_path)
+    ui.assert_clean()
+
+
+def test_contextual_vectors_of_bank_differ_by_sentence(ui, tmp_path):
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Contextual vs static")
+    expect(panel.get_by_label("Word", exact=True)).to_have_value("bank")
+    panel.get_by_role("button", name="Compare contexts").click()
+
+    fig = ui.figure("'bank' across contexts (cosine)", timeout=FIRST_CALL_MS)
+    assert "cosine with the static embedding" in fig["annotations"] and fig["heatmaps"] == 1, fig
+    rows = ui.grid("Contexts")  # #, sentence, tokens of the word, cosine with static
+    assert len(rows) == fig["bars"] >= 2, (rows, fig)
+    for r in rows:
+        assert "bank" in r[1].lower().split() or "bank." in r[1].lower().split(), r
+        assert r[2] == "bank" and -1 <= float(r[3]) <= 1, r
+    summary = panel.get_by_text(re.compile(r"^bank in \S+ \(.+\): cosine between contexts from"))
+    expect(summary).to_be_visible()
+    lo, hi = _floats(re.findall(r"-?\d\.\d{3}", summary.inner_text()))
+    assert -1 <= lo <= hi < 1, (lo, hi)  # the same word, not the same vector
+
+    ui.screenshot("contextual", summary, tmp_path)
+    ui.assert_clean()
+
+
+def test_positional_encoding_table_and_sentence(ui, tmp_path):
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Positional encoding")
+    expect(panel.get_by_label("Sentence (optional)")).to_have_value(COURSE)
+    panel.get_by_role("button", name="Draw").click()
+
+    figs = ui.wait_for_figures("PE(pos, i)", "PE · PEᵀ", "cosine: embedding × √d",
+                               "cosine: + positional encoding", "vector norms", count=2, timeout=FIRST_CALL_MS)
+    table = next(f for f in figs if "PE(pos, i)" in f["annotations"])
+    sentence = next(f for f in figs if "vector norms" in f["annotations"])
+    assert table["heatmaps"] == 2 and sentence["heatmaps"] == 2 and sentence["bars"] > 0, figs
+    summary = panel.get_by_text(re.compile(r"^transformer-\S+ \(d_model = \d+\): "
+                                           r"mean ‖embedding·√d‖ = \d+\.\d\d, ‖PE‖ = \d+\.\d\d\.$"))
+    expect(summary).to_be_visible()
+
+    ui.screenshot("positional", summary, tmp_path)
+    ui.assert_clean()
+
+
+SNAPSHOT_TEXT = re.compile(r"^Step (\d+) \(snapshot (\d+) of (\d+); training ended at step (\d+)\): "
+                           r"mean row entropy (\d+\.\d{3}) nats")
+
+
+def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
+    ui.tab("Training")
+    panel = ui.sub_tab("Attention over training")
+    text = panel.get_by_text(SNAPSHOT_TEXT)
+    expect(text).to_be_visible()
+    step, k, n, final, _ = SNAPSHOT_TEXT.match(text.inner_text()).groups()
+    assert k == n and step == final and int(n) > 1  # it opens on the last snapshot, drawn with the page
+    figs = ui.wait_for_figures(f"step {final}", "uniform (log S)", count=2)
+    assert next(f for f in figs if f["lines"])["points"] >= int(n)  # one marker per snapshot
+
+    ui.slide("Snapshot (training progress)", "Home")
+    expect(text).to_contain_text(f"(snapshot 1 of {n};")
+    first = SNAPSHOT_TEXT.match(text.inner_text())[1]
+    assert int(first) < int(final)
+    expect(panel.locator(".gtitle", has_text=re.compile(rf"^step {first}( ·|$)"))).to_be_visible()
+
+    ui.slide("Snapshot (training progress)", "End")  # back to the last step: the shown step changes with it
+    expect(text).to_contain_text(f"(snapshot {n} of {n};")
+    assert SNAPSHOT_TEXT.match(text.inner_text())[1] == final
+    expect(panel.locator(".gtitle", has_text=re.compile(rf"^step {final}( ·|$)"))).to_be_visible()
+    expect(panel.get_by_label("number input for Snapshot (training progress)")).to_have_value(n)
+
+    ui.screenshot("attention-over-training", panel.get_by_text("Cross attention on fixed probe sentences", exact=False),
+                  tmp_path)
+    ui.assert_clean()
+
+
+LOSS_POINTS_JS = """
+min => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.offsetWidth > 0
+  && p.querySelector('.scatterlayer .js-line') && p.querySelectorAll('.scatterlayer .point').length >= min)"""
+
+
+def test_train_live_for_five_seconds(ui, tmp_path):
+    ui.tab("Training")
+    panel = ui.sub_tab("Train it yourself, live")
+    ui.slide("Training time (seconds)", "Home")
+    expect(panel.get_by_label("number input for Training time (seconds)")).to_have_value("5")
+    panel.get_by_role("button", name="Start training").click()
+
+    ui.page.wait_for_function(LOSS_POINTS_JS, arg=2, timeout=FIRST_CALL_MS)  # the loss curve grows while it trains
+    done = panel.get_by_text(re.compile(r"^Done: \d+ s, (\d+) steps, last loss \d+\.\d{3}\.$"))
+    expect(done).to_be_visible(timeout=FIRST_CALL_MS)
+    steps = re.search(r"(\d+) steps", done.inner_text())[1]
+    figs = ui.wait_for_figures(f"after {steps} steps", count=2)
+    loss = next(f for f in figs if f["lines"])
+    assert loss["points"] >= 2 and next(f for f in figs if f["heatmaps"])["title"] == f"after {steps} steps", figs
+    expect(panel.get_by_role("textbox", name="Current translation of the probe")).not_to_have_value("")
+    expect(panel.locator('[aria-label="live-general.json"]')).to_be_visible()  # the final record to download
+
+    ui.screenshot("train-live", done, tmp_path)
+    ui.assert_clean()
+
+
+def test_bleu_by_length_reloads(ui, tmp_path):
+    ui.tab("Training")
+    panel = ui.sub_tab("BLEU by length")
+    reload = panel.get_by_role("button", name="Reload")
+    reload.click()
+
+    expect(panel.locator('[aria-label="bleu-by-length.json"]')).to_be_visible(timeout=STEP_MS)  # this click's files
+    fig = ui.figure("Test BLEU by source length")
+    assert "en-fr" in fig["annotations"] and fig["bars"] >= 5, fig
+    n = int(re.search(r"for (\d+) model", fig["title"])[1])
+    rows = ui.grid("BLEU per length bucket (words)")  # direction, family, model, one column per bucket
+    assert len(rows) == n, rows
+    by_model = {r[2]: r for r in rows}
+    assert by_model["seq2seq-none"][:2] == ["en-fr", "RNN, no attention"], by_model
+    for r in rows:
+        assert all(0 <= b <= 100 for b in _floats(c for c in r[3:] if c)), r
+
+    ui.screenshot("bleu-by-length", reload, tmp_path)
+    ui.assert_clean()
+
+
+def test_korean_interface(ui, tmp_path):
+    def ko(key):
+        return i18n.t(key, "ko")
+
+    ui.page.get_by_role("radio", name="한국어").check()
+    for key in ("tab.seq2seq", "tab.scores", "tab.transformer", "tab.beam", "tab.inside", "tab.training"):
+        expect(ui.page.get_by_role("tab", name=ko(key), exact=True)).to_be_visible(timeout=STEP_MS)
+    expect(ui.page.get_by_role("tab", name="Score functions", exact=True)).to_have_count(0)
+    heading = ui.page.get_by_role("heading", name=ko("app.intro").splitlines()[0].lstrip("# "))
+    expect(heading).to_be_visible()
+    panel = ui.page.locator("[role=tabpanel]:visible").first
+    expect(panel.get_by_role("button", name=ko("common.translate"), exact=True)).to_be_visible()
+    expect(panel.get_by_label(ko("s2s.text"), exact=True)).to_have_value(COURSE)  # same box, Korean label
+    expect(panel.get_by_text(ko("common.examples"), exact=True)).to_be_visible()
+
+    # a view's computed text follows the language too
+    panel = ui.tab(ko("tab.scores"))
+    panel.get_by_role("button", name=ko("sf.run"), exact=True).click()
+    ui.wait_for_figures("Attention entropy per target token", timeout=FIRST_CALL_MS)
+    expect(panel.get_by_text(re.compile(r"^가장 집중된 어텐션: seq2seq-"))).to_be_visible()
+
+    ui.screenshot("korean", heading, tmp_path)
     ui.assert_clean()
 
 
