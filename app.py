@@ -31,6 +31,7 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import torch
 
 from explorer import byo_bert
 from explorer import figures as fg
@@ -441,7 +442,7 @@ def bert_model_view(action: str, model: str, text_a: str, text_b: str = "", top_
                     head: int = 1) -> BertView:
     """The BERT tab's buttons with its model dropdown ("bert", "bert-custom", a Hub model)."""
     if action not in _BERT_RUNS:
-        raise UserError(f"Unknown BERT action '{md(action)}'.")
+        raise UserError(f"Unknown BERT action '{action}'.")
     return bert_render(_BERT_RUNS[action](text_a, text_b, top_k, model or "bert"), layer, head)
 
 
@@ -649,7 +650,7 @@ def build_demo() -> gr.Blocks:
             s_state = gr.State(None)
             s_btn.click(_ui_seq2seq, [s_text, s_model],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
-                        api_visibility="private")
+                        concurrency_id="models", api_visibility="private")
             s_step.input(seq2seq_step, [s_state, s_step], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -663,7 +664,7 @@ def build_demo() -> gr.Blocks:
             sf_fig = L(gr.Plot, "sf.figure")
             sf_table = L(gr.Dataframe, "sf.table", interactive=False)
             sf_files = _downloads(L)
-            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], api_visibility="private")
+            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], concurrency_id="models", api_visibility="private")
 
         # --- Transformer ---------------------------------------------------------------
         with L(gr.Tab, "tab.transformer"):
@@ -692,7 +693,7 @@ def build_demo() -> gr.Blocks:
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
             t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head],
-                        [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], api_visibility="private")
+                        [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models", api_visibility="private")
             for s in (t_layer, t_head):
                 s.input(lambda r, l, h: _values(transformer_heads(r, l, h)), [t_state, t_layer, t_head], t_heads,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
@@ -719,7 +720,7 @@ def build_demo() -> gr.Blocks:
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
             bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam],
-                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], api_visibility="private")
+                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models", api_visibility="private")
             bm_choice.input(_ui_beam_choice, [bm_state, bm_choice], bm_chosen, trigger_mode="always_last",
                             api_visibility="private")
 
@@ -761,11 +762,11 @@ def build_demo() -> gr.Blocks:
             b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
                       b_layer, b_head]
             b_fill.click(lambda m, a, b, k, l, h: _ui_bert(bert_model_view("fill", m, a, b, k, l, h), l, h),
-                         [b_model, b_a, b_b, b_k, b_layer, b_head], b_outs, api_visibility="private")
+                         [b_model, b_a, b_b, b_k, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
             b_nsp.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h), l, h),
-                        [b_model, b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
+                        [b_model, b_a, b_b, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
             b_enc.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h), l, h),
-                        [b_model, b_a, b_b, b_layer, b_head], b_outs, api_visibility="private")
+                        [b_model, b_a, b_b, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
             for s in (b_layer, b_head):
                 s.input(lambda r, l, h: _values(bert_render(r, l, h))[:-3], [b_state, b_layer, b_head], b_outs[:-3],
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
@@ -791,7 +792,7 @@ def build_demo() -> gr.Blocks:
                 ro_state = gr.State(None)
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
-                             api_visibility="private")
+                             concurrency_id="models", api_visibility="private")
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -812,9 +813,9 @@ def build_demo() -> gr.Blocks:
                 qk_files = _downloads(L)
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
-                qk_btn.click(_ui_query_key, qk_in, qk_out, api_visibility="private")
+                qk_btn.click(_ui_query_key, qk_in, qk_out, concurrency_id="models", api_visibility="private")
                 for c in (qk_query, qk_layer, qk_head):
-                    c.input(_ui_query_key, qk_in, qk_out, trigger_mode="always_last", api_visibility="private")
+                    c.input(_ui_query_key, qk_in, qk_out, trigger_mode="always_last", concurrency_id="models", api_visibility="private")
                 qk_model.input(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
 
             with L(gr.Tab, "tab.contextual"):
@@ -832,7 +833,7 @@ def build_demo() -> gr.Blocks:
                 ctx_table = L(gr.Dataframe, "ctx.table", interactive=False, wrap=True)
                 ctx_files = _downloads(L)
                 ctx_btn.click(_ui_contextual, [ctx_word, ctx_sent, ctx_model, lang],
-                              [ctx_fig, ctx_table, ctx_text, ctx_files], api_visibility="private")
+                              [ctx_fig, ctx_table, ctx_text, ctx_files], concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
@@ -849,7 +850,7 @@ def build_demo() -> gr.Blocks:
                 pos_sent = L(gr.Plot, "pos.sentence")
                 pos_files = _downloads(L)
                 pos_btn.click(_ui_positional, [pos_len, pos_d, pos_text, pos_model, lang],
-                              [pos_table, pos_sent, pos_md, pos_files], api_visibility="private")
+                              [pos_table, pos_sent, pos_md, pos_files], concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
         with L(gr.Tab, "tab.training"):
@@ -901,7 +902,7 @@ def build_demo() -> gr.Blocks:
                                         [lv_loss, lv_align, lv_out, lv_status, lv_files], concurrency_limit=1,
                                         concurrency_id="live-training", api_visibility="private")
                 lv_stop.click(lambda choice: i18n.t("live.stopped", choice), lang, lv_status, cancels=[lv_run],
-                              queue=False, api_visibility="private")
+                              queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length"):
                 L(gr.Markdown, "len.intro")
@@ -913,7 +914,7 @@ def build_demo() -> gr.Blocks:
                     len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
                                   interactive=False, scale=2)
                 len_files = _downloads(L)
-                len_btn.click(_ui_length, None, [len_fig, len_table, len_msg, len_files], api_visibility="private")
+                len_btn.click(_ui_length, None, [len_fig, len_table, len_msg, len_files], concurrency_id="models", api_visibility="private")
 
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):
@@ -946,9 +947,14 @@ def build_demo() -> gr.Blocks:
             a_topk, a_nsp = gr.Plot(label="top_k"), gr.Plot(label="next_sentence")
             a_grid, a_json = gr.Plot(label="self_attention"), gr.JSON(label="trace")
             gr.Button(visible=False).click(translate_api, [a_text, a_model, a_beam], [a_translation, a_cross, a_json],
-                                           api_name="translate")
-            gr.Button(visible=False).click(fill_mask_api, [a_text, a_k], [a_topk, a_grid, a_json], api_name="fill_mask")
-            gr.Button(visible=False).click(nsp_api, [a_text, a_b], [a_nsp, a_grid, a_json], api_name="nsp")
+                                           api_name="translate", concurrency_id="models")
+            gr.Button(visible=False).click(fill_mask_api, [a_text, a_k], [a_topk, a_grid, a_json], api_name="fill_mask",
+                                           concurrency_id="models")
+            gr.Button(visible=False).click(nsp_api, [a_text, a_b], [a_nsp, a_grid, a_json], api_name="nsp",
+                                           concurrency_id="models")
+    # Every event that runs a model joins ONE queue ("models") of 2 workers: a free Space has 2 vCPUs
+    # and each request runs torch on 1 thread (main guard), so 2 at a time fills the machine without
+    # oversubscribing it. Live training has its own queue of 1 (above), so it takes at most one core.
     return demo.queue(default_concurrency_limit=2)
 
 
@@ -956,4 +962,7 @@ demo = build_demo()
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO)
+    # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
+    # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
+    torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
     demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)))

@@ -357,6 +357,11 @@ class ContextualResult:
     notices: list[str]
 
 
+def _clip(s: str, n: int = 80) -> str:
+    """User text as it may appear in a message: at most n characters."""
+    return s if len(s) <= n else s[:n] + "…"
+
+
 def _has_hangul(s: str) -> bool:
     return any("\uac00" <= ch <= "\ud7a3" for ch in s)
 
@@ -370,12 +375,12 @@ def _word_positions(word: str, text: str, offsets, n_tokens: int) -> tuple[list[
     tail = "" if _has_hangul(word[-1]) else r"(?!\w)"
     found = list(re.finditer(r"(?<!\w)" + re.escape(word) + tail, text, flags=re.IGNORECASE))
     if not found:
-        raise UserError(f"'{word}' does not occur as a word in: {text}")
+        raise UserError(f"'{_clip(word)}' does not occur as a word in: {_clip(text)}")
     start, end = found[0].span()
     pos = [i for i, (s, e) in enumerate(offsets[:n_tokens]) if s < end and start < e and e > s]
-    notices = [f"'{word}' occurs {len(found)} times in '{text}'; the first is used."] if len(found) > 1 else []
+    notices = [f"'{_clip(word)}' occurs {len(found)} times in '{_clip(text)}'; the first is used."] if len(found) > 1 else []
     if not pos:
-        raise UserError(f"'{word}' in '{text}' falls beyond the model's length limit.")
+        raise UserError(f"'{_clip(word)}' in '{_clip(text)}' falls beyond the model's length limit.")
     return pos, notices
 
 
