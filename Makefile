@@ -7,7 +7,7 @@ run: install        ## install the runtime and start the app on http://127.0.0.1
 	$(PY) app.py
 
 test: install-dev chromium   ## install everything the tests need, then run them all
-	$(PY) -m pytest -q
+	ATTN_EXPLORER_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 install:
 	$(PY) -m pip install -q -r requirements.txt
