@@ -15,7 +15,7 @@ run() {  # run NAME GPU ARGS...
   CUDA_VISIBLE_DEVICES=$gpu python -m models.train "$@" --data-dir "$DATA" --out "runs/$name" --fp16-weights \
     > "runs/$name.log" 2>&1 &
 }
-run transformer-en-fr 0 transformer --direction en-fr --max-minutes 8 --eval-every 1000
+run transformer-en-fr 0 transformer --direction en-fr --max-minutes 7.2 --eval-every 1000
 run transformer-ko-en 1 transformer --direction ko-en --d-model 192 --n-heads 4 --n-layers 2 --d-ff 768 \
     --vocab 4000 --dropout 0.3 --max-tokens 4000 --warmup 1000 --lr-factor 0.7 --max-minutes 3 --eval-every 250 --valid-frac 0.05 --test-frac 0.08
 run bert 1 bert --max-minutes 7.2 --eval-every 2000
