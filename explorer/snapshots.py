@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer import lab
 from explorer.inference import ASSETS, UserError
 
 SNAPSHOTS_FILE = "snapshots.json"
@@ -58,12 +59,10 @@ class Snapshots:
 
 
 def row_entropy(attn: np.ndarray) -> np.ndarray:
-    """Entropy (nats) of each row of attn (..., S); rows are renormalised first, since the
-    stored values are rounded, and 0 log 0 counts as 0."""
+    """Entropy (nats) of each row of attn (..., S). The stored values are rounded to 3 decimals,
+    so rows are renormalised first; the entropy itself is explorer.lab's."""
     p = np.asarray(attn, dtype=np.float64)
-    p = p / np.maximum(p.sum(axis=-1, keepdims=True), 1e-12)
-    logp = np.log(np.where(p > 0, p, 1.0))
-    return -(p * logp).sum(axis=-1)
+    return lab.row_entropy(p / np.maximum(p.sum(axis=-1, keepdims=True), 1e-12))
 
 
 def snapshot_models(assets_dir: Path = ASSETS) -> list[str]:
