@@ -128,9 +128,12 @@ def browser():
 class Page:
     """A fresh page on the app, recording console errors, page errors and dialogs."""
 
-    def __init__(self, browser, url):
+    def __init__(self, browser, url, zoom: float = 1.0):
         self.host = urlparse(url).hostname
-        self.context = browser.new_context(viewport=VIEWPORT)
+        # zoom < 1: the page as a browser zoomed out to `zoom` lays it out (more CSS pixels in the
+        # window); screenshots keep VIEWPORT's size in pixels
+        self.context = browser.new_context(viewport={k: round(v / zoom) for k, v in VIEWPORT.items()},
+                                           device_scale_factor=zoom)
         self.page = self.context.new_page()
         self.errors, self.dialogs = [], []
         self.page.on("console", self._console)
@@ -604,3 +607,80 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
     _nothing_injected(ui)
     ui.page.wait_for_timeout(500)  # a late onerror handler would fire by now
     ui.assert_clean()
+
+
+# ----------------------------------------------------------------------------- bring your own BERT
+
+
+BYO_WORDS = "the man went to store he bought a gallon of milk and she house dog".split()
+BYO_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + BYO_WORDS + ["##s", ".", ","]
+BYO_A, BYO_B = "the man went to the [MASK] .", "he bought a gallon of milk ."
+
+
+def _tiny_hf_bert(folder: Path) -> None:
+    """A random 2-layer, 4-head BertForPreTraining saved as safetensors, with a lowercase vocab.txt."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    cfg = transformers.BertConfig(vocab_size=len(BYO_VOCAB), hidden_size=32, num_hidden_layers=2,
+                                  num_attention_heads=4, intermediate_size=37, max_position_embeddings=64,
+                                  type_vocab_size=2, initializer_range=0.2)
+    model = transformers.BertForPreTraining(cfg).eval()
+    with torch.no_grad():  # like a trained BERT, never predict the special tokens: the words show
+        model.cls.predictions.bias[:5] = -20.0
+    model.save_pretrained(folder, safe_serialization=True)
+    (folder / "vocab.txt").write_text("\n".join(BYO_VOCAB) + "\n", encoding="utf-8")
+
+
+def test_bring_your_own_bert(browser, tmp_path):
+    from explorer.byo_bert import load_local, register
+    from explorer.inference import Registry, fill_mask
+
+    folder = tmp_path / "tiny-bert"
+    folder.mkdir()
+    _tiny_hf_bert(folder)
+    reg = Registry()
+    register(reg, load_local(folder), "bert-custom")
+    want = fill_mask(BYO_A, 5, BYO_B, name="bert-custom", reg=reg).masks[0].predictions  # in-process reference
+
+    proc, url, _ = start_app(env={"ATTN_EXPLORER_BERT_DIR": str(folder), "ATTN_EXPLORER_ALLOW_HUB": "1"})
+    ui = None
+    try:
+        ui = Page(browser, url, zoom=0.6)  # zoomed out: the model choice and the results fit one screenshot
+        panel = ui.tab("BERT")
+        expect(panel.get_by_label("Hub repository id (e.g. prajjwal1/bert-tiny)")).to_be_visible()
+        expect(panel.get_by_role("button", name="Load from the Hub")).to_be_visible()
+
+        model = panel.get_by_label("BERT model")
+        model.click()
+        ui.page.get_by_role("option", name="bert-custom", exact=True).click()
+        expect(model).to_have_value("bert-custom")
+        panel.get_by_label("Sentence A").fill(BYO_A)
+        panel.get_by_label("Sentence B (optional for fill-mask)").fill(BYO_B)
+        panel.get_by_role("button", name="Fill [MASK]").click()
+
+        ui.wait_for_plots("Fill-mask: top predictions", "BERT self-attention: all layers",
+                          "BERT self-attention: layer 1, head 1", timeout=FIRST_CALL_MS)
+        ui.wait_for_ticks("BERT self-attention: layer 1, head 1", "[CLS]theman")  # this run, not the default model
+        ticks = ui.ticks("BERT self-attention: layer 1, head 1")
+        assert {"A·[CLS]", "A·[MASK]", "B·milk", "B·[SEP]"} <= set(ticks) and not any("[UNK]" in t for t in ticks), ticks
+
+        bars = ui.ticks("Fill-mask: top predictions", axis="y")
+        assert bars == [p.token for p in want] and set(bars) <= set(BYO_VOCAB[5:]), bars  # words of the tiny vocab
+        shown = ui.page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')]
+          .filter(p => p.offsetWidth > 0 && (p.querySelector('.gtitle') || {}).textContent === 'Fill-mask: top predictions')
+          .flatMap(p => [...p.querySelectorAll('.barlayer text')].map(t => t.textContent))""")
+        assert _floats(shown) == pytest.approx([p.probability for p in want], abs=1e-4), shown
+        rows = ui.grid("Fill-mask predictions")  # mask, position, rank, token, probability
+        assert [r[3] for r in rows] == bars, rows
+        assert _floats(r[4] for r in rows) == pytest.approx([p.probability for p in want], abs=1e-4), rows
+
+        ui.screenshot("byo-bert", panel.get_by_text("BERT model", exact=True).first, tmp_path)
+        ui.assert_clean()
+    finally:
+        if ui:
+            ui.context.close()
+        stop(proc)
+
+
+test_bring_your_own_bert.byo = True  # a keyword for `pytest -k byo` (pytest matches a test function's attributes)
