@@ -348,9 +348,9 @@ def parse(argv=None):
     ap.add_argument("--valid-frac", type=float, default=0.01)
     ap.add_argument("--test-frac", type=float, default=0.015)
     ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
-    ap.add_argument("--valid-n", type=int, default=1000, help="validation pairs used for checkpoint selection")
+    ap.add_argument("--valid-n", type=int, default=None, help="validation pairs used for checkpoint selection (1000)")
     ap.add_argument("--max-minutes", type=float, default=1e9)
-    ap.add_argument("--eval-every", type=int, default=1000)
+    ap.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (1000)")
     ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")
     ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
@@ -363,7 +363,7 @@ def parse(argv=None):
     for k in ("dropout", "lr", "lr_factor", "label_smoothing"):
         ap.add_argument("--" + k.replace("_", "-"), type=float, default=None)
     args = ap.parse_args(argv)
-    defaults = {"max_len": 64, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
+    defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
                 "batch_size": 0, "average_last": 0, "pre_ln": False,
                 **DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
     for k, v in defaults.items():  # explicit flags win over smoke values, which win over the arch defaults
