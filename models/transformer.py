@@ -168,8 +168,9 @@ class Transformer(nn.Module):
             attns.append(a)
         return self.enc_norm(x), src_mask, attns
 
-    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False):
-        """tgt_in (B, T) -> logits (B, T, V), per-layer self and cross attention."""
+    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False, last_only: bool = False):
+        """tgt_in (B, T) -> logits (B, T, V) (or (B, 1, V) for the last position only), per-layer
+        self and cross attention."""
         T = tgt_in.size(1)
         tgt_mask = causal_mask(T, tgt_in.device)[None, None] & (tgt_in != self.config.pad_id)[:, None, None, :]
         y, self_attns, cross_attns = self.embed(self.tgt_emb, tgt_in), [], []
@@ -177,6 +178,8 @@ class Transformer(nn.Module):
             y, sa, ca = layer(y, memory, tgt_mask, src_mask, need_weights)
             self_attns.append(sa)
             cross_attns.append(ca)
+        if last_only:  # decoding needs only the next token: skip the vocabulary projection elsewhere
+            y = y[:, -1:]  # (B, 1, d_model)
         return self.out_proj(self.dec_norm(y)), self_attns, cross_attns
 
     def forward(self, src, tgt_in, tgt_out=None, need_weights: bool = False, label_smoothing: float = 0.0):
@@ -200,5 +203,5 @@ class Transformer(nn.Module):
 
     def step(self, memory, prefix, state):
         """Next-token logits given the whole prefix (no KV cache: sentences are short)."""
-        logits, _, cross = self.decode(prefix, *memory)
+        logits, _, _ = self.decode(prefix, *memory, last_only=True)
         return logits[:, -1], state, None
