@@ -337,13 +337,16 @@ def bert_encode_view(text_a: str, text_b: str = "", layer: int = 1, head: int = 
 
 
 def cross_overview(r: TranslationResult) -> go.Figure:
-    """The alignment view of any translation record: one map for a single-head model,
-    the layer x head grid otherwise, a notice when there is no attention."""
+    """The /translate figure: one target x source alignment map. A single-head (RNN) model's
+    map is its only one; a Transformer's is the last layer's cross attention averaged over
+    heads. Every layer and head is in the JSON trace; the UI draws them all. (One map instead
+    of the all-heads grid keeps the API under its latency budget: bench/latency.py.)"""
     a = r.trace.cross
     if a is None or a.shape[:2] == (1, 1):
         return _alignment(r)
-    return fg.head_grid(a, r.source_tokens, r.target_tokens, f"{r.model}: cross attention, all layers × heads",
-                        selected=None)
+    L, H = a.shape[:2]
+    return fg.heatmap(a[-1].mean(0), r.source_tokens, r.target_tokens,
+                      f"{r.model}: cross attention, layer {L}, mean of {H} heads", x_title="source", y_title="target")
 
 
 @friendly
