@@ -72,12 +72,19 @@ def matrix_table(matrix, rows, cols) -> pd.DataFrame:
     return pd.DataFrame(np.asarray(matrix), index=pd.Index(list(rows), name="query \\ key"), columns=list(cols))
 
 
+@functools.lru_cache(maxsize=1)
+def _plotly_js() -> str:
+    """plotly.js as an inline <script>, read once per process (it is 4.7 MB)."""
+    from plotly.offline import get_plotlyjs
+    return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
+
+
 def figures_html(title: str, figs: dict[str, go.Figure]) -> str:
     """Every figure of a tab in one page that works offline (plotly.js inlined once)."""
-    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=(i == 0))
-             for i, (name, fig) in enumerate(figs.items())]
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body>{''.join(parts)}</body></html>")
+    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False)
+             for name, fig in figs.items()]
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"{_plotly_js()}</head><body>{''.join(parts)}</body></html>")
 
 
 def jsonable(obj):
