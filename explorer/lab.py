@@ -34,6 +34,7 @@ import torch
 
 from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Registry, UserError, clean_text, encode_bert,
                                 registry, translate)
+from explorer.lab_figures import bucket_start
 from models.tokenizers import special_ids
 from models.transformer import sinusoidal_positions
 
@@ -161,11 +162,6 @@ def _family(arch: str | None, attention: str | None) -> str | None:
     return None
 
 
-def _bucket_start(bucket: str) -> int:
-    m = re.match(r"\d+", str(bucket))
-    return int(m.group()) if m else 10**9
-
-
 def length_table(assets: Path | str = ASSETS) -> LengthTable:
     """BLEU by source-length bucket (test split) of every translation model under `assets`,
     read from metrics.json's test.bleu_by_length as written by `models.evaluate --write`.
@@ -207,7 +203,7 @@ def length_table(assets: Path | str = ASSETS) -> LengthTable:
                 broken.append(folder.name)
     table = pd.DataFrame(rows, columns=LENGTH_COLUMNS)
     if not table.empty:
-        table = (table.assign(_f=table.family.map(FAMILIES.index), _b=table.bucket.map(_bucket_start))
+        table = (table.assign(_f=table.family.map(FAMILIES.index), _b=table.bucket.map(bucket_start))
                  .sort_values(["direction", "_f", "model", "_b"]).drop(columns=["_f", "_b"]).reset_index(drop=True))
         table["n"] = table["n"].astype(int)
     parts = []

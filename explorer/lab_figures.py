@@ -118,7 +118,8 @@ def score_functions_figure(results) -> go.Figure:
 # ----------------------------------------------------------------------------- 2. BLEU by length
 
 
-def _bucket_start(bucket) -> int:
+def bucket_start(bucket) -> int:
+    """Sort key of a length bucket label such as "5-7" or "14+": its first number."""
     m = re.match(r"\d+", str(bucket))
     return int(m.group()) if m else 10**9
 
@@ -143,10 +144,10 @@ def length_figure(rows, message: str = "") -> go.Figure:
     shade = {m: [x for x in models if family[x] == family[m]].index(m) for m in models}
     shown = set()
     for col, d in enumerate(directions, 1):
-        buckets = sorted({str(r["bucket"]) for r in rows if str(r["direction"]) == d}, key=_bucket_start)
+        buckets = sorted({str(r["bucket"]) for r in rows if str(r["direction"]) == d}, key=bucket_start)
         for m in models:
             mine = sorted((r for r in rows if r["model"] == m and str(r["direction"]) == d),
-                          key=lambda r: _bucket_start(r["bucket"]))
+                          key=lambda r: bucket_start(r["bucket"]))
             if not mine:
                 continue
             shades = FAMILY_SHADES.get(family[m], PALETTE)

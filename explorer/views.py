@@ -21,8 +21,8 @@ import functools
 import html
 import json
 import math
-import re
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -193,7 +193,7 @@ def length_view(assets=inf.ASSETS) -> LengthView:
     if long.empty:
         wide = pd.DataFrame(columns=["direction", "family", "model"])
     else:
-        buckets = sorted(long.bucket.unique(), key=lab._bucket_start)
+        buckets = sorted(long.bucket.unique(), key=lf.bucket_start)
         wide = (long.pivot_table(index=["direction", "family", "model"], columns="bucket", values="bleu",
                                  sort=False).reindex(columns=buckets).round(2).reset_index())
         wide.columns.name = None

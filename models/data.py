@@ -165,11 +165,6 @@ def _headed_docs(path: Path):
     return docs
 
 
-def _blank_line_docs(path: Path):
-    """Bible paragraphs: one paragraph a line, a blank line between chapters (documents)."""
-    return _headed_docs(path)
-
-
 # corpus name -> (relative path, reader, sampling weight); wikitext text keeps its own tokenisation
 BERT_CORPORA = {
     "wikitext2-train": ("english-more/wikitext2-train.txt.gz", _wikitext_docs, 3.0),
@@ -178,7 +173,7 @@ BERT_CORPORA = {
     "nonfiction": ("english-more/gutenberg-nonfiction.txt.gz", _headed_docs, 1.0),
     "sotu": ("english-more/sotu-1945-2021.txt.gz", _headed_docs, 0.7),
     "factbook": ("english-more/factbook-2021.txt.gz", _headed_docs, 0.5),
-    "bible": ("bible-eng-spa/web.paragraphs.txt.gz", _blank_line_docs, 0.5),
+    "bible": ("bible-eng-spa/web.paragraphs.txt.gz", _headed_docs, 0.5),  # chapters as documents, no headings
 }
 TATOEBA_WEIGHT = 2.0  # short everyday sentences, single-segment MLM examples
 

@@ -111,7 +111,8 @@ def main(argv=None):
     ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
     args = ap.parse_args(argv)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    if args.write and args.split != "test":
+        ap.error("--write stores test-split metrics; it cannot be combined with --split valid")
     for folder in args.checkpoints:
         ckpt = load(folder)
         arch = ckpt.config.arch
@@ -125,12 +126,12 @@ def main(argv=None):
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)
             res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split)
         print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
-        recorded = ckpt.metrics.get("test")
+        recorded = ckpt.metrics.get("test") if args.split == "test" else None
         if recorded:
             keys = [k for k in res if isinstance(res[k], (int, float)) and k in recorded and not k.startswith("sec")]
             diff = {k: (recorded[k], res[k]) for k in keys if recorded[k] != res[k]}
             print(f"  vs metrics.json: {'identical' if not diff else diff}")
-        if args.write and args.split == "test":
+        if args.write:
             metrics = dict(ckpt.metrics, test=res)
             (Path(folder) / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
 
