@@ -89,16 +89,19 @@ def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_s
             "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
 
 
-def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test") -> dict:
+def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test",
+                     device="cpu") -> dict:
     m = ckpt.metrics
     pairs = data.read_pairs(data_dir, m["data"]["pair"])
     split = data.split_by_source(pairs, m["data"]["split_seed"], m["data"]["valid_frac"], m["data"]["test_frac"])
     test = data.orient(split[split_name], m["data"]["direction"])
     srcs, refs = [s for s, _ in test], [t for _, t in test]
     t0 = time.time()
-    hyps = translate(ckpt.model, ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha)
+    hyps = translate(ckpt.model.to(device), ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha,
+                     device=device, batch_size=64 if device == "cpu" else 512)
     res = {"split": split_name, "n": len(test), "beam": beam, "alpha": alpha, **bleu_chrf(hyps, refs),
-           "bleu_by_length": bleu_by_length(srcs, hyps, refs), "seconds_cpu": round(time.time() - t0, 1)}
+           "bleu_by_length": bleu_by_length(srcs, hyps, refs)}
+    res["seconds_cpu" if device == "cpu" else f"seconds_{device}"] = round(time.time() - t0, 1)
     return res
 
 
@@ -110,9 +113,12 @@ def main(argv=None):
     ap.add_argument("--alpha", type=float, default=None, help="beam length penalty (default: metrics.json's, else 0.6)")
     ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
+    ap.add_argument("--device", default="cpu", help="cpu (default; what metrics.json records) or cuda")
     args = ap.parse_args(argv)
     if args.write and args.split != "test":
         ap.error("--write stores test-split metrics; it cannot be combined with --split valid")
+    if args.write and args.device != "cpu":
+        ap.error("--write records CPU numbers (the ones this machine reproduces); drop --device")
     for folder in args.checkpoints:
         ckpt = load(folder)
         arch = ckpt.config.arch
@@ -120,11 +126,12 @@ def main(argv=None):
             from models.train import bert_heldout_data, bert_heldout_eval
             meta = ckpt.metrics["data"]
             held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta)
-            res = bert_heldout_eval(ckpt.model, ckpt.tokenizer, held, short, meta["max_len"])
+            res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
+                                    device=args.device)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)
-            res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split)
+            res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split, device=args.device)
         print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
         recorded = ckpt.metrics.get("test") if args.split == "test" else None
         if recorded:

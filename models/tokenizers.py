@@ -18,10 +18,17 @@ TRANSLATION_SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
-def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2) -> Tokenizer:
+def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2,
+              split_punct: bool = False) -> Tokenizer:
+    """split_punct: punctuation becomes its own token ("▁student", "." rather than "▁student."),
+    so that the vocabulary is not spent on word+punctuation variants; decoding is unchanged
+    (a piece without "▁" joins the previous one: "L", "'", "animal" -> "L'animal")."""
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.NFKC()
     tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    if split_punct:
+        tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Metaspace(),
+                                                     pre_tokenizers.Punctuation("isolated")])
     tok.decoder = decoders.Metaspace()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
                                   special_tokens=TRANSLATION_SPECIALS, show_progress=False)

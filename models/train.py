@@ -66,6 +66,9 @@ class Trainer:
         snaps = []
         best, best_state, recent = None, None, []
         t0, step, progress = time.time(), 0, 0.0
+        # a fused AdamW can skip a non-finite step on the device (see below)
+        self._fused = bool(self.optimizer.defaults.get("fused"))
+        skipped = torch.zeros((), device=self.device)
         bar = tqdm(total=self.max_steps, desc=f"train {type(self.model).__name__}", mininterval=2)
         while step < self.max_steps and progress < 1.0:
             if self.snapshot and step in self.snapshot_steps:
@@ -78,13 +81,22 @@ class Trainer:
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
                 loss = self.model(**batch).loss
             self.optimizer.zero_grad(set_to_none=True)
-            if not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
+            if not self._fused and not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
                 log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
                 step += 1
                 continue
             loss.backward()
             gnorm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
-            self.optimizer.step()
+            if self._fused:
+                # Same skip without a host-device sync per step (which would leave the GPU idle while
+                # Python prepares the next batch): the fused optimizer reads `found_inf` on the device
+                # and leaves parameters, moments and step counts untouched where it is 1.
+                self.optimizer.found_inf = (~torch.isfinite(gnorm)).float()
+                skipped = skipped + self.optimizer.found_inf
+                self.optimizer.step()
+                del self.optimizer.found_inf
+            else:
+                self.optimizer.step()
             step += 1
             elapsed = time.time() - t0
             progress = max(step / self.max_steps, elapsed / 60 / self.max_minutes)
@@ -92,6 +104,8 @@ class Trainer:
             if step % max(1, min(50, self.max_steps // 10)) == 0 or step == 1:
                 rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
                        "seconds": round(elapsed, 1)}
+                if self._fused and skipped.item():
+                    rec["skipped_nonfinite_total"] = int(skipped.item())
                 log.write(json.dumps(rec) + "\n")
                 bar.set_postfix(loss=rec["loss"])
             if step % self.eval_every == 0 or step >= self.max_steps or progress >= 1.0:
@@ -139,6 +153,16 @@ def warmup_cosine(peak: float, warmup: int, floor: float = 0.05):
     return lr
 
 
+def with_cooldown(lr_at, frac: float):
+    """Scale a schedule linearly down to 0 over the last `frac` of training progress (0: unchanged).
+
+    Runs here end on a time budget, where the inverse-square-root tail is still high; the cooldown
+    anneals it (the "trapezoidal" / warmup-stable-decay schedule). Warmup is untouched."""
+    if frac <= 0:
+        return lr_at
+    return lambda step, progress: lr_at(step, progress) * min(1.0, max(0.0, 1.0 - progress) / frac)
+
+
 def forever(make_epoch):
     epoch = 0
     while True:
@@ -165,7 +189,7 @@ def setup_translation(args, device):
     train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
     if args.smoke:
         train, valid = train[:200], valid[:20]
-    tok = train_bpe((s for p in train for s in p), args.vocab)
+    tok = train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
@@ -178,7 +202,7 @@ def setup_translation(args, device):
                                    n_layers=args.n_layers, d_ff=args.d_ff, dropout=args.dropout,
                                    max_len=args.max_len + 2, pre_ln=args.pre_ln)
         model = Transformer(config)
-        lr_at = noam(args.d_model, args.warmup, args.lr_factor)
+        lr_at = with_cooldown(noam(args.d_model, args.warmup, args.lr_factor), args.cooldown)
     else:
         from models.seq2seq import Seq2Seq, Seq2SeqConfig
         config = Seq2SeqConfig(src_vocab_size=V, tgt_vocab_size=V, d_emb=args.d_model, d_hidden=args.d_hidden,
@@ -186,7 +210,7 @@ def setup_translation(args, device):
                                bidirectional=args.attention != "none", reverse_source=args.attention == "none",
                                tie_embeddings=True)
         model = Seq2Seq(config)
-        lr_at = warmup_cosine(args.lr, args.warmup)
+        lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
     model.to(device)
     label_smoothing = args.label_smoothing
 
@@ -314,11 +338,20 @@ def setup_bert(args, device):
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
-    def evaluate(m):
-        r = bert_heldout_eval(m, tok, held, singles["test"], args.max_len, device, n_batches=4 if args.smoke else 10)
+    def evaluate(task):
+        r = bert_heldout_eval(task.m, tok, held, singles["test"], args.max_len, device, n_batches=4 if args.smoke else 10)
         return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
 
-    return model, model, tok, iter(loader), evaluate, None, warmup_cosine(args.lr, args.warmup), meta
+    class Task(torch.nn.Module):  # training scores the MLM head on labelled positions only
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, **b):
+            return self.m(**b, mlm_labelled_only=True)
+
+    lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
+    return Task(model), model, tok, iter(loader), evaluate, None, lr_at, meta
 
 
 # ============================================================================ command line
@@ -354,6 +387,10 @@ def parse(argv=None):
     ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")
     ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
+    ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
+                    help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
+    ap.add_argument("--cooldown", type=float, default=None,
+                    help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--smoke", action="store_true", help="tiny model, tiny data, seconds on CPU")
@@ -365,6 +402,7 @@ def parse(argv=None):
     args = ap.parse_args(argv)
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
                 "batch_size": 0, "average_last": 0, "pre_ln": False,
+                "split_punct": False, "cooldown": 0.0,
                 **DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
     for k, v in defaults.items():  # explicit flags win over smoke values, which win over the arch defaults
         if getattr(args, k, None) is None:

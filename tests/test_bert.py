@@ -163,3 +163,21 @@ def test_from_hf_accepts_gamma_beta_names():
           for k, v in hf.state_dict().items()}
     ours = from_hf(sd, hf.config.to_dict())
     torch.testing.assert_close(ours.embeddings.norm.weight, hf.bert.embeddings.LayerNorm.weight)
+
+
+def test_labelled_only_mlm_head_gives_the_same_loss():
+    """Training runs the MLM head on the labelled positions only; the loss must not change
+    (padding and rows with no label included)."""
+    torch.manual_seed(0)
+    m = Bert(BertConfig(vocab_size=100, d_model=32, n_layers=2, n_heads=2, d_ff=64, max_len=64, dropout=0.0)).eval()
+    ids = torch.randint(5, 100, (5, 40))
+    ids[1, 30:] = 0  # padding
+    labels = torch.full_like(ids, -100)
+    sel = (torch.rand(ids.shape) < 0.15) & (ids != 0)
+    sel[2] = False  # a row with nothing to predict
+    labels[sel] = ids[sel]
+    nsp = torch.tensor([0, 1, 0, 1, 0])
+    full = m(ids, mlm_labels=labels, nsp_labels=nsp)
+    part = m(ids, mlm_labels=labels, nsp_labels=nsp, mlm_labelled_only=True)
+    assert torch.allclose(full.loss, part.loss, atol=1e-6)
+    assert part.mlm_logits.shape[1] < ids.shape[1]

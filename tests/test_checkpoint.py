@@ -95,3 +95,13 @@ def test_shipped_checkpoints_have_no_pickles_and_small_files():
     assert files, "assets/ is empty"
     assert not [p for p in files if p.suffix in {".pt", ".pth", ".pkl", ".pickle", ".bin", ".ckpt"}]
     assert max(p.stat().st_size for p in files) < 9_500_000
+
+
+def test_bpe_with_split_punctuation_round_trips():
+    sents = ["I am a student.", "Je suis étudiant.", "Qui est-ce ?", "L'animal n'a pas traversé la rue.",
+             "Tenons-nous-en au plan.", "나는 학생 입니다."] * 20
+    tok = train_bpe(sents, 300, split_punct=True)
+    enc = tok.encode("Je suis étudiant.")
+    assert enc.tokens[-1] == "." and "▁étudiant" in enc.tokens
+    for s in set(sents):
+        assert tok.decode(tok.encode(s).ids) == s

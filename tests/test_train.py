@@ -50,3 +50,46 @@ def test_mlm_masking_is_80_10_10():
     assert abs(masked.sum().item() / chosen.sum().item() - 0.8) < 0.02
     assert abs(kept.sum().item() / chosen.sum().item() - 0.1) < 0.02  # (+ ~0.1% random ids equal to the original)
     assert (labels[chosen] == ids[chosen]).all() and (inputs[~chosen] == ids[~chosen]).all()
+
+
+def test_cooldown_anneals_to_zero_and_leaves_warmup_alone():
+    base = train.noam(256, 100)
+    lr = train.with_cooldown(base, 0.2)
+    assert lr(10, 0.05) == base(10, 0.05)  # warmup and the stable part: unchanged
+    assert lr(5000, 0.7) == base(5000, 0.7)
+    assert lr(5000, 0.9) == pytest.approx(base(5000, 0.9) * 0.5)
+    assert lr(5000, 1.0) == 0.0
+    assert train.with_cooldown(base, 0.0) is base
+
+
+class _Blows(__import__("torch").nn.Module):
+    """A linear regression whose loss is NaN on the batches marked bad."""
+
+    def __init__(self):
+        import torch
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.zeros(3))
+
+    def forward(self, x, y, bad):
+        import torch
+        loss = ((x @ self.w - y) ** 2).mean() * (float("nan") if bad.item() else 1.0)  # NaN gradients too
+        return type("Out", (), {"loss": loss})()
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_non_finite_steps_are_skipped_not_applied(tmp_path, fused):
+    """The fused path skips on the device (no host sync per step); both must leave the weights finite
+    and apply exactly the finite steps."""
+    import torch
+
+    torch.manual_seed(0)
+    x, w_true = torch.randn(64, 3), torch.tensor([1.0, -2.0, 0.5])
+    batches = iter([{"x": x, "y": x @ w_true, "bad": torch.tensor(int(i % 3 == 1))} for i in range(30)])
+    model = _Blows()
+    opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.0, fused=fused)
+    t = train.Trainer(model, opt, lambda s, p: 0.1, batches, lambda m: {"score": -float(((x @ m.w - x @ w_true) ** 2).mean())},
+                      tmp_path, "cpu", max_steps=30, eval_every=10)
+    t.run()
+    assert torch.isfinite(model.w).all()
+    assert opt.state[model.w]["step"].item() == 20  # 10 of the 30 batches were NaN
+    assert torch.allclose(model.w, w_true, atol=0.3)
