@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 import math
 import os
@@ -308,16 +309,25 @@ def setup_bert(args, device):
     from models.bert import Bert, BertConfig
     required = not args.smoke
     raw = data.load_bert_corpora(args.data_dir, required=required)
-    texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
-    tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
-    tok = train_wordpiece(texts + tatoeba, args.vocab)
+    parent = checkpoint.load(args.init_from) if args.init_from else None
+    if parent is not None:  # continue pre-training: same tokenizer, same architecture, its weights
+        if parent.config.__class__ is not BertConfig:
+            raise SystemExit(f"--init-from {args.init_from}: not a BERT checkpoint")
+        tok, config = parent.tokenizer, dataclasses.replace(parent.config, dropout=args.dropout)
+    else:
+        texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
+        tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
+        tok = train_wordpiece(texts + tatoeba, args.vocab)
     V, sp = tok.get_vocab_size(), special_ids(tok)
     _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required)
     weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
     train = {k: v for k, v in train.items() if v and weights[k] > 0}
-    config = BertConfig(vocab_size=V, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads,
-                        d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout, pre_ln=args.pre_ln)
+    if parent is None:
+        config = BertConfig(vocab_size=V, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads,
+                            d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout, pre_ln=args.pre_ln)
     model = Bert(config).to(device)
+    if parent is not None:
+        model.load_state_dict(parent.model.state_dict())
 
     class Stream(torch.utils.data.IterableDataset):
         def __iter__(self):
@@ -330,6 +340,9 @@ def setup_bert(args, device):
     workers = 0 if args.smoke else min(8, os.cpu_count() or 1)
     loader = torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=workers,
                                          pin_memory=device.startswith("cuda"))
+    if parent is not None and (parent.metrics["data"]["split_seed"], parent.metrics["data"]["heldout_frac"]) != (
+            args.split_seed, args.heldout_frac):
+        raise SystemExit("--init-from: the parent used another held-out split; continuing would train on it")
     meta = {"split_seed": args.split_seed, "heldout_frac": args.heldout_frac, "max_len": args.max_len,
             "required": required, "corpora": {k: len(v) for k, v in raw.items()}, "weights": weights,
             "tatoeba_weight": data.TATOEBA_WEIGHT,
@@ -389,6 +402,8 @@ def parse(argv=None):
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
     ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
+    ap.add_argument("--init-from", type=Path, default=None,
+                    help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
     ap.add_argument("--cooldown", type=float, default=None,
                     help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
@@ -449,6 +464,13 @@ def main(argv=None):
         "device": torch.cuda.get_device_name(0) if device.startswith("cuda") else platform.processor() or "cpu",
         "torch": torch.__version__, "valid": result["best"],
     }
+    if args.init_from:  # the whole lineage: each earlier run's command, time and device
+        parent = json.loads((Path(args.init_from) / "metrics.json").read_text())
+        metrics["continued_from"] = [*parent.get("continued_from", []),
+                                     {k: parent.get(k) for k in ("command", "git_commit", "steps", "wall_seconds",
+                                                                 "device", "valid")}]
+        metrics["total_wall_seconds"] = round(metrics["wall_seconds"] + sum(
+            p["wall_seconds"] for p in metrics["continued_from"]), 1)
     folder = checkpoint.save(args.out / "checkpoint", model, tok, metrics,
                              dtype=torch.float16 if args.fp16_weights else torch.float32)
     print(f"saved {folder}: {json.dumps(result['best'])}")

@@ -93,3 +93,21 @@ def test_non_finite_steps_are_skipped_not_applied(tmp_path, fused):
     assert torch.isfinite(model.w).all()
     assert opt.state[model.w]["step"].item() == 20  # 10 of the 30 batches were NaN
     assert torch.allclose(model.w, w_true, atol=0.3)
+
+
+def test_bert_continues_from_a_checkpoint(tmp_path):
+    import torch
+
+    first = train.main(["bert", "--smoke", "--out", str(tmp_path / "a"), "--device", "cpu", "--max-steps", "40"])
+    # one warmup step (lr = peak / warmup): Adam moves each weight by at most ~lr from where it started
+    second = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "1",
+                         "--init-from", str(first)])
+    a, b = load(first), load(second)
+    assert a.tokenizer.get_vocab() == b.tokenizer.get_vocab() and a.config == b.config
+    lineage = b.metrics["continued_from"]
+    assert lineage[0]["command"] == a.metrics["command"] and lineage[0]["steps"] == 40
+    assert b.metrics["total_wall_seconds"] >= a.metrics["wall_seconds"]
+    sa, sb = a.model.state_dict(), b.model.state_dict()
+    moved = max((sa[k] - sb[k]).abs().max().item() for k in sa)
+    assert moved < 5 * b.metrics["hyperparameters"]["lr"] / b.metrics["hyperparameters"]["warmup"]
+    assert (sa["embeddings.tok.weight"] - sb["embeddings.tok.weight"]).abs().max() > 0  # it did train
