@@ -87,7 +87,7 @@ def test_non_finite_steps_are_skipped_not_applied(tmp_path, fused):
     batches = iter([{"x": x, "y": x @ w_true, "bad": torch.tensor(int(i % 3 == 1))} for i in range(30)])
     model = _Blows()
     opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.0, fused=fused)
-    t = train.Trainer(model, opt, lambda s, p: 0.1, batches, lambda m: {"score": -float(((x @ m.w - x @ w_true) ** 2).mean())},
+    t = train.Trainer(model, opt, lambda s, p: 0.1, batches, lambda m: {"score": -float(((x @ m.w.detach() - x @ w_true) ** 2).mean())},
                       tmp_path, "cpu", max_steps=30, eval_every=10)
     t.run()
     assert torch.isfinite(model.w).all()
