@@ -333,7 +333,7 @@ def setup_bert(args, device):
         def __iter__(self):
             info = torch.utils.data.get_worker_info()
             rng = random.Random(args.seed * 1000 + (info.id if info else 0))
-            s = data.BertSampler(train, weights, singles["train"], data.TATOEBA_WEIGHT, sp, V, args.max_len, rng)
+            s = data.BertSampler(train, weights, singles["train"], args.tatoeba_weight, sp, V, args.max_len, rng)
             while True:
                 yield s.batch(args.batch_size)
 
@@ -345,7 +345,7 @@ def setup_bert(args, device):
         raise SystemExit("--init-from: the parent used another held-out split; continuing would train on it")
     meta = {"split_seed": args.split_seed, "heldout_frac": args.heldout_frac, "max_len": args.max_len,
             "required": required, "corpora": {k: len(v) for k, v in raw.items()}, "weights": weights,
-            "tatoeba_weight": data.TATOEBA_WEIGHT,
+            "tatoeba_weight": args.tatoeba_weight,
             "files": {rel: data.file_sha256(data.find(args.data_dir, rel))
                       for k, (rel, _, _) in data.BERT_CORPORA.items() if k in raw}}
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
@@ -404,6 +404,8 @@ def parse(argv=None):
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
+    ap.add_argument("--tatoeba-weight", type=float, default=data.TATOEBA_WEIGHT,
+                    help=f"BERT: sampling weight of short Tatoeba sentences (default {data.TATOEBA_WEIGHT})")
     ap.add_argument("--cooldown", type=float, default=None,
                     help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
