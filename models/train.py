@@ -352,7 +352,8 @@ def setup_bert(args, device):
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
     def evaluate(task):
-        r = bert_heldout_eval(task.m, tok, held, singles["test"], args.max_len, device, n_batches=4 if args.smoke else 10)
+        n_batches = 4 if args.smoke else max(1, args.valid_n // 64)  # 64 sequences a batch, per held-out set
+        r = bert_heldout_eval(task.m, tok, held, singles["test"], args.max_len, device, n_batches=n_batches)
         return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
 
     class Task(torch.nn.Module):  # training scores the MLM head on labelled positions only
@@ -375,7 +376,8 @@ DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
     "seq2seq": dict(d_model=256, d_hidden=256, n_layers=1, dropout=0.2, vocab=6000, max_tokens=8000, lr=2e-3,
                     warmup=200, max_steps=100000, average_last=0),
     "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=64,
-                 batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0),
+                 batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0,
+                 valid_n=640),
 }
 SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300, max_tokens=600, max_steps=30,
              warmup=10, eval_every=15, batch_size=8, max_len=64, valid_n=20)
@@ -394,7 +396,7 @@ def parse(argv=None):
     ap.add_argument("--valid-frac", type=float, default=0.01)
     ap.add_argument("--test-frac", type=float, default=0.015)
     ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
-    ap.add_argument("--valid-n", type=int, default=None, help="validation pairs used for checkpoint selection (1000)")
+    ap.add_argument("--valid-n", type=int, default=None, help="validation pairs used for checkpoint selection (1000); BERT: sequences per held-out set (640)")
     ap.add_argument("--max-minutes", type=float, default=1e9)
     ap.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (1000)")
     ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")

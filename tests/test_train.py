@@ -111,3 +111,11 @@ def test_bert_continues_from_a_checkpoint(tmp_path):
     moved = max((sa[k] - sb[k]).abs().max().item() for k in sa)
     assert moved < 5 * b.metrics["hyperparameters"]["lr"] / b.metrics["hyperparameters"]["warmup"]
     assert (sa["embeddings.tok.weight"] - sb["embeddings.tok.weight"]).abs().max() > 0  # it did train
+
+
+def test_bert_selection_draw_defaults_to_the_shipped_runs():
+    """The shipped BERT runs selected checkpoints on 10 batches of 64 per held-out set; the default
+    must stay so their recorded commands reproduce, while --valid-n draws more."""
+    assert train.parse(["bert", "--out", "x"]).valid_n == 640
+    assert train.parse(["bert", "--out", "x", "--valid-n", "2560"]).valid_n == 2560
+    assert train.parse(["transformer", "--out", "x"]).valid_n == 1000
