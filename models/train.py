@@ -68,7 +68,7 @@ class Trainer:
         best, best_state, recent = None, None, []
         t0, step, progress = time.time(), 0, 0.0
         # a fused AdamW can skip a non-finite step on the device (see below)
-        self._fused = bool(self.optimizer.defaults.get("fused"))
+        fused = bool(self.optimizer.defaults.get("fused"))
         skipped = torch.zeros((), device=self.device)
         bar = tqdm(total=self.max_steps, desc=f"train {type(self.model).__name__}", mininterval=2)
         while step < self.max_steps and progress < 1.0:
@@ -82,13 +82,13 @@ class Trainer:
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
                 loss = self.model(**batch).loss
             self.optimizer.zero_grad(set_to_none=True)
-            if not self._fused and not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
+            if not fused and not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
                 log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
                 step += 1
                 continue
             loss.backward()
             gnorm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
-            if self._fused:
+            if fused:
                 # Same skip without a host-device sync per step (which would leave the GPU idle while
                 # Python prepares the next batch): the fused optimizer reads `found_inf` on the device
                 # and leaves parameters, moments and step counts untouched where it is 1.
@@ -105,7 +105,7 @@ class Trainer:
             if step % max(1, min(50, self.max_steps // 10)) == 0 or step == 1:
                 rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
                        "seconds": round(elapsed, 1)}
-                if self._fused and skipped.item():
+                if fused and skipped.item():
                     rec["skipped_nonfinite_total"] = int(skipped.item())
                 log.write(json.dumps(rec) + "\n")
                 bar.set_postfix(loss=rec["loss"])
@@ -164,6 +164,18 @@ def with_cooldown(lr_at, frac: float):
     return lambda step, progress: lr_at(step, progress) * min(1.0, max(0.0, 1.0 - progress) / frac)
 
 
+class Bound(torch.nn.Module):
+    """The model with keyword arguments fixed for every training call (label smoothing, BERT's
+    labelled-only MLM head), so the Trainer stays model-agnostic. The model is `.m`."""
+
+    def __init__(self, m: torch.nn.Module, **kwargs):
+        super().__init__()
+        self.m, self.kwargs = m, kwargs
+
+    def forward(self, **batch):
+        return self.m(**batch, **self.kwargs)
+
+
 def forever(make_epoch):
     epoch = 0
     while True:
@@ -213,17 +225,6 @@ def setup_translation(args, device):
         model = Seq2Seq(config)
         lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
     model.to(device)
-    label_smoothing = args.label_smoothing
-
-    class Task(torch.nn.Module):  # binds label smoothing without teaching the Trainer about it
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, **b):
-            if args.arch == "transformer":
-                return self.m(**b, label_smoothing=label_smoothing)
-            return self.m(**b)
 
     val_src, val_ref = [s for s, _ in valid[: args.valid_n]], [t for _, t in valid[: args.valid_n]]
 
@@ -254,15 +255,17 @@ def setup_translation(args, device):
             "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
-    return Task(model), model, tok, batches, evaluate, snapshot, lr_at, meta
+    task = Bound(model, label_smoothing=args.label_smoothing) if args.arch == "transformer" else Bound(model)
+    return task, model, tok, batches, evaluate, snapshot, lr_at, meta
 
 
 # ============================================================================ BERT
 
 
-def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool):
-    """Tokenised train/held-out documents per corpus, and Tatoeba singles (train/held-out)."""
-    corpora = data.load_bert_corpora(data_dir, required=required)
+def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
+    """Tokenised train/held-out documents per corpus, and Tatoeba singles (train/held-out).
+    corpora: what data.load_bert_corpora returned, when the caller has it already."""
+    corpora = corpora if corpora is not None else data.load_bert_corpora(data_dir, required=required)
     train, held = {}, {}
     for name, docs in corpora.items():
         if name == "wikitext2-valid":
@@ -313,13 +316,19 @@ def setup_bert(args, device):
     if parent is not None:  # continue pre-training: same tokenizer, same architecture, its weights
         if parent.config.__class__ is not BertConfig:
             raise SystemExit(f"--init-from {args.init_from}: not a BERT checkpoint")
+        held_split = (parent.metrics["data"]["split_seed"], parent.metrics["data"]["heldout_frac"])
+        if held_split != (args.split_seed, args.heldout_frac):
+            raise SystemExit("--init-from: the parent used another held-out split; continuing would train on it")
+        if args.max_len > parent.config.max_len:
+            raise SystemExit(f"--init-from: --max-len {args.max_len} exceeds the parent's {parent.config.max_len} "
+                             "positions")
         tok, config = parent.tokenizer, dataclasses.replace(parent.config, dropout=args.dropout)
     else:
         texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
         tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
         tok = train_wordpiece(texts + tatoeba, args.vocab)
     V, sp = tok.get_vocab_size(), special_ids(tok)
-    _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required)
+    _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
     weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
     train = {k: v for k, v in train.items() if v and weights[k] > 0}
     if parent is None:
@@ -340,9 +349,6 @@ def setup_bert(args, device):
     workers = 0 if args.smoke else min(8, os.cpu_count() or 1)
     loader = torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=workers,
                                          pin_memory=device.startswith("cuda"))
-    if parent is not None and (parent.metrics["data"]["split_seed"], parent.metrics["data"]["heldout_frac"]) != (
-            args.split_seed, args.heldout_frac):
-        raise SystemExit("--init-from: the parent used another held-out split; continuing would train on it")
     meta = {"split_seed": args.split_seed, "heldout_frac": args.heldout_frac, "max_len": args.max_len,
             "required": required, "corpora": {k: len(v) for k, v in raw.items()}, "weights": weights,
             "tatoeba_weight": args.tatoeba_weight,
@@ -356,16 +362,9 @@ def setup_bert(args, device):
         r = bert_heldout_eval(task.m, tok, held, singles["test"], args.max_len, device, n_batches=n_batches)
         return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
 
-    class Task(torch.nn.Module):  # training scores the MLM head on labelled positions only
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, **b):
-            return self.m(**b, mlm_labelled_only=True)
-
     lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
-    return Task(model), model, tok, iter(loader), evaluate, None, lr_at, meta
+    # training scores the MLM head on labelled positions only
+    return Bound(model, mlm_labelled_only=True), model, tok, iter(loader), evaluate, None, lr_at, meta
 
 
 # ============================================================================ command line

@@ -2,6 +2,7 @@
 import json
 
 import pytest
+import torch
 
 from models import train
 from models.checkpoint import load
@@ -37,8 +38,6 @@ def test_translation_split_is_deterministic_and_disjoint():
 def test_mlm_masking_is_80_10_10():
     import random
 
-    import torch
-
     from models import data
     sp = {"pad": 0, "unk": 1, "cls": 2, "sep": 3, "mask": 4}
     ids = torch.randint(5, 1000, (200, 100))
@@ -62,16 +61,14 @@ def test_cooldown_anneals_to_zero_and_leaves_warmup_alone():
     assert train.with_cooldown(base, 0.0) is base
 
 
-class _Blows(__import__("torch").nn.Module):
+class _Blows(torch.nn.Module):
     """A linear regression whose loss is NaN on the batches marked bad."""
 
     def __init__(self):
-        import torch
         super().__init__()
         self.w = torch.nn.Parameter(torch.zeros(3))
 
     def forward(self, x, y, bad):
-        import torch
         loss = ((x @ self.w - y) ** 2).mean() * (float("nan") if bad.item() else 1.0)  # NaN gradients too
         return type("Out", (), {"loss": loss})()
 
@@ -80,8 +77,6 @@ class _Blows(__import__("torch").nn.Module):
 def test_non_finite_steps_are_skipped_not_applied(tmp_path, fused):
     """The fused path skips on the device (no host sync per step); both must leave the weights finite
     and apply exactly the finite steps."""
-    import torch
-
     torch.manual_seed(0)
     x, w_true = torch.randn(64, 3), torch.tensor([1.0, -2.0, 0.5])
     batches = iter([{"x": x, "y": x @ w_true, "bad": torch.tensor(int(i % 3 == 1))} for i in range(30)])
@@ -96,8 +91,6 @@ def test_non_finite_steps_are_skipped_not_applied(tmp_path, fused):
 
 
 def test_bert_continues_from_a_checkpoint(tmp_path):
-    import torch
-
     first = train.main(["bert", "--smoke", "--out", str(tmp_path / "a"), "--device", "cpu", "--max-steps", "40"])
     # one warmup step (lr = peak / warmup): Adam moves each weight by at most ~lr from where it started
     second = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "1",
@@ -119,3 +112,13 @@ def test_bert_selection_draw_defaults_to_the_shipped_runs():
     assert train.parse(["bert", "--out", "x"]).valid_n == 640
     assert train.parse(["bert", "--out", "x", "--valid-n", "2560"]).valid_n == 2560
     assert train.parse(["transformer", "--out", "x"]).valid_n == 1000
+
+
+def test_continuing_refuses_longer_sequences_than_the_parent(tmp_path):
+    first = train.main(["bert", "--smoke", "--out", str(tmp_path / "a"), "--device", "cpu", "--max-steps", "2"])
+    with pytest.raises(SystemExit, match="exceeds the parent's 64 positions"):
+        train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-len", "128",
+                    "--init-from", str(first)])
+    with pytest.raises(SystemExit, match="another held-out split"):
+        train.main(["bert", "--smoke", "--out", str(tmp_path / "c"), "--device", "cpu", "--split-seed", "1",
+                    "--init-from", str(first)])
