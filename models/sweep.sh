@@ -3,7 +3,8 @@
 # (highest validation score in its metrics.json) for the trip back from the GPU machine.
 #
 #   DATA=.data OUT=packed bash models/sweep.sh "NAME GPU ARGS..." ["NAME GPU ARGS..." ...]
-#   e.g. bash models/sweep.sh "tA 0 transformer --direction en-fr" "bA 1 bert --max-len 128"
+#   e.g. bash models/sweep.sh "tA 0 transformer --direction en-fr" "bA 1,2,3 bert --max-len 128"
+# GPU is one index, or a comma list for one data-parallel run over those GPUs (torchrun).
 #
 # Each run writes runs/NAME/ (log.jsonl, checkpoint/ with the exact command in metrics.json).
 # OUT receives logs.tar.gz (every run's log and metrics) and BEST-ARCH.tar split into 15 MB parts
@@ -18,8 +19,12 @@ names=()
 for spec in "$@"; do
   read -r name gpu args <<<"$spec"
   names+=("$name")
+  launch=(python -m models.train)
+  if [[ $gpu == *,* ]]; then  # several GPUs, e.g. "1,2,3": one data-parallel run through torchrun
+    launch=(torchrun --standalone --nproc_per_node "$(tr ',' '\n' <<<"$gpu" | wc -l)" -m models.train)
+  fi
   # shellcheck disable=SC2086  # ARGS is a word list on purpose
-  CUDA_VISIBLE_DEVICES=$gpu python -m models.train $args --data-dir "$DATA" --out "runs/$name" --fp16-weights \
+  CUDA_VISIBLE_DEVICES=$gpu "${launch[@]}" $args --data-dir "$DATA" --out "runs/$name" --fp16-weights \
     > "runs/$name.log" 2>&1 &
 done
 wait

@@ -11,6 +11,10 @@ evaluation callback. The `setup_*` functions below build those per task. Each ru
 `log.jsonl` (metrics per step), `snapshots.json` (attention on fixed probe sentences over
 training) and a checkpoint folder whose metrics.json records the exact command, git commit,
 data file hashes, split seed, wall time, device and final metrics.
+
+Several GPUs of one host (data parallel, each GPU its own batches, gradients averaged):
+
+    torchrun --standalone --nproc_per_node 4 -m models.train bert ...
 """
 from __future__ import annotations
 
@@ -30,16 +34,23 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import torch
+import torch.distributed as dist
 from tqdm import tqdm
 
 from models import checkpoint, data
 from models.evaluate import bert_scores, bleu_chrf, translate
 from models.tokenizers import special_ids, train_bpe, train_wordpiece
+from models.trace import ModelOutput
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "data"
 
 
 # ============================================================================ the trainer
+
+
+def rank() -> int:
+    """This process's place among data-parallel processes (0 when training alone)."""
+    return dist.get_rank() if dist.is_initialized() else 0
 
 
 @dataclass
@@ -62,18 +73,25 @@ class Trainer:
     history: list = field(default_factory=list)
 
     def run(self) -> dict:
+        """Train until max_steps or max_minutes. Under torchrun, self.model is the DistributedDataParallel
+        wrapper; every process evaluates (identical weights: the others would wait anyway) and only
+        rank 0 writes. The clock behind the time budget and the schedule is agreed among processes
+        every `sync` steps, so all stop at the same step with the same learning rates."""
+        inner = getattr(self.model, "module", self.model)  # what evaluate, snapshot and the state see
+        distributed, lead = dist.is_initialized(), rank() == 0
         self.out.mkdir(parents=True, exist_ok=True)
-        log = open(self.out / "log.jsonl", "w")
+        log = open(self.out / "log.jsonl" if lead else os.devnull, "w")
         snaps = []
         best, best_state, recent = None, None, []
-        t0, step, progress = time.time(), 0, 0.0
+        sync = max(1, min(50, self.max_steps // 10))  # steps between log lines (and clock agreements)
+        t0, step, progress, clock = time.time(), 0, 0.0, 0.0
         # a fused AdamW can skip a non-finite step on the device (see below)
         fused = bool(self.optimizer.defaults.get("fused"))
         skipped = torch.zeros((), device=self.device)
-        bar = tqdm(total=self.max_steps, desc=f"train {type(self.model).__name__}", mininterval=2)
+        bar = tqdm(total=self.max_steps, desc=f"train {type(inner).__name__}", mininterval=2, disable=not lead)
         while step < self.max_steps and progress < 1.0:
             if self.snapshot and step in self.snapshot_steps:
-                snaps.append({"step": step, **self.snapshot(self.model)})
+                snaps.append({"step": step, **self.snapshot(inner)})
             self.model.train()
             lr = self.lr_at(step, progress)
             for g in self.optimizer.param_groups:
@@ -82,7 +100,7 @@ class Trainer:
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
                 loss = self.model(**batch).loss
             self.optimizer.zero_grad(set_to_none=True)
-            if not fused and not torch.isfinite(loss):  # a diverged step is skipped and logged, never applied
+            if not fused and not distributed and not torch.isfinite(loss):  # skipped and logged, never applied
                 log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
                 step += 1
                 continue
@@ -96,13 +114,21 @@ class Trainer:
                 skipped = skipped + self.optimizer.found_inf
                 self.optimizer.step()
                 del self.optimizer.found_inf
+            elif distributed and not torch.isfinite(gnorm):  # averaged gradients: every process agrees
+                log.write(json.dumps({"step": step, "skipped": "non-finite gradient"}) + "\n")
             else:
                 self.optimizer.step()
             step += 1
             elapsed = time.time() - t0
+            if distributed:  # one clock for all: the slowest process's, agreed every `sync` steps
+                if step % sync == 0:
+                    t = torch.tensor([elapsed], dtype=torch.float64, device=self.device)
+                    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+                    clock = t.item()
+                elapsed = clock
             progress = max(step / self.max_steps, elapsed / 60 / self.max_minutes)
             bar.update(1)
-            if step % max(1, min(50, self.max_steps // 10)) == 0 or step == 1:
+            if step % sync == 0 or step == 1:
                 rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
                        "seconds": round(elapsed, 1)}
                 if fused and skipped.item():
@@ -110,34 +136,52 @@ class Trainer:
                 log.write(json.dumps(rec) + "\n")
                 bar.set_postfix(loss=rec["loss"])
             if step % self.eval_every == 0 or step >= self.max_steps or progress >= 1.0:
-                metrics = self.evaluate(self.model)
+                metrics = self.evaluate(inner)
                 rec = {"step": step, "seconds": round(time.time() - t0, 1), "eval": metrics}
                 log.write(json.dumps(rec) + "\n")
                 log.flush()
                 self.history.append(rec)
-                tqdm.write(json.dumps(rec))
+                if lead:
+                    tqdm.write(json.dumps(rec))
                 if self.snapshot:
-                    snaps.append({"step": step, **self.snapshot(self.model)})
-                state = {k: v.detach().to("cpu", copy=True) for k, v in self.model.state_dict().items()}
+                    snaps.append({"step": step, **self.snapshot(inner)})
+                state = {k: v.detach().to("cpu", copy=True) for k, v in inner.state_dict().items()}
                 if self.average_last:
                     recent = (recent + [state])[-self.average_last:]
                 if best is None or metrics["score"] > best["score"]:
                     best, best_state = dict(metrics, step=step), state
         bar.close()
         wall = time.time() - t0
+        if distributed:
+            check_replicas(inner)
         if self.average_last and len(recent) > 1:
             avg = {k: (sum(s[k].float() for s in recent) / len(recent)).to(recent[0][k].dtype) for k in recent[0]}
-            self.model.load_state_dict(avg)
-            metrics = self.evaluate(self.model)
+            inner.load_state_dict(avg)
+            metrics = self.evaluate(inner)
             log.write(json.dumps({"step": step, "eval_averaged_last": len(recent), "eval": metrics}) + "\n")
-            tqdm.write(f"average of last {len(recent)}: {metrics}")
+            if lead:
+                tqdm.write(f"average of last {len(recent)}: {metrics}")
             if metrics["score"] >= best["score"]:
                 best, best_state = dict(metrics, step=step, averaged=len(recent)), avg
-        self.model.load_state_dict(best_state)
+        inner.load_state_dict(best_state)
         log.close()
-        if snaps:
+        if snaps and lead:
             (self.out / "snapshots.json").write_text(json.dumps(snaps))
         return {"steps": step, "wall_seconds": round(wall, 1), "best": best}
+
+
+def check_replicas(model: torch.nn.Module):
+    """Data-parallel copies must stay bit-identical (same averaged gradients, same learning rates);
+    a schedule that read each process's own clock would make them drift apart silently."""
+    with torch.no_grad():
+        flat = torch.cat([p.detach().double().flatten() for p in model.parameters()])
+        stats = torch.stack([flat.sum(), flat.abs().sum(), (flat * torch.arange(len(flat), device=flat.device,
+                                                                                  dtype=flat.dtype)).sum()])
+    lo, hi = stats.clone(), stats.clone()
+    dist.all_reduce(lo, op=dist.ReduceOp.MIN)
+    dist.all_reduce(hi, op=dist.ReduceOp.MAX)
+    if not torch.equal(lo, hi):
+        raise RuntimeError(f"data-parallel replicas diverged: {lo.tolist()} vs {hi.tolist()}")
 
 
 def noam(d_model: int, warmup: int, factor: float = 1.0):
@@ -176,6 +220,26 @@ class Bound(torch.nn.Module):
         return self.m(**batch, **self.kwargs)
 
 
+class RDrop(Bound):
+    """R-Drop (Liang et al. 2021): every sentence pair goes through the model twice, under two
+    dropout masks (the batch concatenated with itself: one pass), and the loss adds alpha times the
+    symmetric KL divergence between the two predicted distributions of each target token. Scaled as
+    the paper's fairseq code: both cross-entropies and the KL summed over tokens, divided by the
+    tokens of the doubled batch (so alpha=5 is the paper's translation setting)."""
+
+    def __init__(self, m: torch.nn.Module, alpha: float, pad_id: int, **kwargs):
+        super().__init__(m, **kwargs)
+        self.alpha, self.pad_id = alpha, pad_id
+
+    def forward(self, src, tgt_in, tgt_out):
+        out = self.m(torch.cat([src, src]), torch.cat([tgt_in, tgt_in]), torch.cat([tgt_out, tgt_out]), **self.kwargs)
+        lp, lq = out.logits.float().log_softmax(-1).chunk(2)
+        kl = 0.5 * (torch.nn.functional.kl_div(lq, lp, log_target=True, reduction="none").sum(-1)
+                    + torch.nn.functional.kl_div(lp, lq, log_target=True, reduction="none").sum(-1))
+        keep = tgt_out != self.pad_id
+        return ModelOutput(out.logits, out.loss + self.alpha * kl[keep].sum() / (2 * keep.sum()))
+
+
 def forever(make_epoch):
     epoch = 0
     while True:
@@ -206,7 +270,7 @@ def setup_translation(args, device):
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
-    rng = random.Random(args.seed)
+    rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
     batches = forever(lambda e: (data.translation_batch([encoded[i] for i in b], sp["bos"], sp["eos"])
                                  for b in data.translation_batches(encoded, args.max_tokens, rng)))
     if args.arch == "transformer":
@@ -255,7 +319,8 @@ def setup_translation(args, device):
             "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
-    task = Bound(model, label_smoothing=args.label_smoothing) if args.arch == "transformer" else Bound(model)
+    kwargs = {"label_smoothing": args.label_smoothing} if args.arch == "transformer" else {}
+    task = RDrop(model, args.rdrop, sp["pad"], **kwargs) if args.rdrop else Bound(model, **kwargs)
     return task, model, tok, batches, evaluate, snapshot, lr_at, meta
 
 
@@ -341,7 +406,7 @@ def setup_bert(args, device):
     class Stream(torch.utils.data.IterableDataset):
         def __iter__(self):
             info = torch.utils.data.get_worker_info()
-            rng = random.Random(args.seed * 1000 + (info.id if info else 0))
+            rng = random.Random(args.seed * 1000 + (info.id if info else 0) + 100_000 * rank())
             s = data.BertSampler(train, weights, singles["train"], args.tatoeba_weight, sp, V, args.max_len, rng)
             while True:
                 yield s.batch(args.batch_size)
@@ -407,6 +472,8 @@ def parse(argv=None):
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
     ap.add_argument("--tatoeba-weight", type=float, default=data.TATOEBA_WEIGHT,
                     help=f"BERT: sampling weight of short Tatoeba sentences (default {data.TATOEBA_WEIGHT})")
+    ap.add_argument("--rdrop", type=float, default=0.0,
+                    help="translation: R-Drop consistency weight alpha (Liang et al. 2021; 0 = off, 5 = the paper's)")
     ap.add_argument("--cooldown", type=float, default=None,
                     help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
@@ -435,6 +502,14 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     device = args.device
+    world = int(os.environ.get("WORLD_SIZE", "1"))  # set by torchrun
+    if world > 1:
+        local = int(os.environ["LOCAL_RANK"])
+        if device.startswith("cuda"):
+            device = f"cuda:{local}"
+            torch.cuda.set_device(local)
+        dist.init_process_group("nccl" if device.startswith("cuda") else "gloo")
+    lead = rank() == 0
     if device.startswith("cuda"):
         torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
         # cuDNN's SDPA backend builds a plan for every new (batch, length) shape; length-bucketed
@@ -444,27 +519,40 @@ def main(argv=None):
     setup = setup_bert if args.arch == "bert" else setup_translation
     task, model, tok, batches, evaluate, snapshot, lr_at, meta = setup(args, device)
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"{args.arch}: {n_params / 1e6:.2f}M parameters, vocab {tok.get_vocab_size()}, device {device}")
+    if lead:
+        print(f"{args.arch}: {n_params / 1e6:.2f}M parameters, vocab {tok.get_vocab_size()}, device {device}"
+              + (f" x {world} processes" if world > 1 else ""))
     decay = [p for n, p in task.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in task.named_parameters() if p.dim() < 2]
     betas = (0.9, 0.98) if args.arch == "transformer" else (0.9, 0.999)
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
                             lr=1e-3, betas=betas, eps=1e-9 if args.arch == "transformer" else 1e-8,
                             fused=device.startswith("cuda"))
+    if world > 1:  # after the optimizer holds the parameters; DDP broadcasts rank 0's weights
+        task = torch.nn.parallel.DistributedDataParallel(task, device_ids=[local] if device.startswith("cuda")
+                                                         else None)
     trainer = Trainer(task, opt, lr_at, batches, evaluate, args.out, device, args.max_steps, args.max_minutes,
                       args.eval_every, amp=args.arch != "seq2seq", average_last=args.average_last,
                       snapshot=snapshot)
     result = trainer.run()
+    if world > 1:
+        dist.destroy_process_group()
+        if not lead:
+            return None
     model.cpu().float()
     name = {"transformer": f"transformer-{args.direction}", "seq2seq": f"seq2seq-{args.attention}",
             "bert": "bert"}[args.arch]
     metrics = {
         "name": name, "arch": args.arch,
-        "command": "python -m models.train " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
+        "command": ("python -m models.train " if world == 1 else
+                    f"torchrun --standalone --nproc_per_node {world} -m models.train ")
+                   + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
         "git_commit": args.commit, "seed": args.seed, "smoke": args.smoke,
         "hyperparameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "data": meta, "parameters": n_params, "steps": result["steps"], "wall_seconds": result["wall_seconds"],
-        "device": torch.cuda.get_device_name(0) if device.startswith("cuda") else platform.processor() or "cpu",
+        "device": (f"{world} x " if world > 1 else "")
+                  + (torch.cuda.get_device_name(0) if device.startswith("cuda") else platform.processor() or "cpu"),
+        "processes": world,
         "torch": torch.__version__, "valid": result["best"],
     }
     if args.init_from:  # the whole lineage: each earlier run's command, time and device

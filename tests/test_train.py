@@ -122,3 +122,101 @@ def test_continuing_refuses_longer_sequences_than_the_parent(tmp_path):
     with pytest.raises(SystemExit, match="another held-out split"):
         train.main(["bert", "--smoke", "--out", str(tmp_path / "c"), "--device", "cpu", "--split-seed", "1",
                     "--init-from", str(first)])
+
+
+def _tiny_transformer(dropout):
+    from models.transformer import Transformer, TransformerConfig
+    torch.manual_seed(0)
+    return Transformer(TransformerConfig(src_vocab_size=40, tgt_vocab_size=40, d_model=16, n_heads=2, n_layers=1,
+                                         d_ff=32, dropout=dropout, max_len=16))
+
+
+def _pairs():
+    g = torch.Generator().manual_seed(1)
+    src, tgt = torch.randint(3, 40, (4, 7), generator=g), torch.randint(3, 40, (4, 6), generator=g)
+    src[0, 5:], tgt[1, 4:] = 0, 0  # padding, which the consistency term must ignore
+    return {"src": src, "tgt_in": tgt[:, :-1], "tgt_out": tgt[:, 1:]}
+
+
+def test_rdrop_without_dropout_is_the_plain_loss():
+    """Two passes with no dropout predict the same distributions: the KL term is exactly 0."""
+    model = _tiny_transformer(0.0).train()
+    b = _pairs()
+    plain = train.Bound(model, label_smoothing=0.1)(**b).loss
+    rdrop = train.RDrop(model, 5.0, pad_id=0, label_smoothing=0.1)(**b).loss
+    assert torch.allclose(plain, rdrop, atol=1e-6)
+
+
+def test_rdrop_adds_alpha_times_the_symmetric_kl_of_two_dropout_passes():
+    model = _tiny_transformer(0.3).train()
+    b = _pairs()
+    torch.manual_seed(5)
+    total = train.RDrop(model, 5.0, pad_id=0)(**b).loss
+    torch.manual_seed(5)  # same dropout masks: the same two passes, recomputed by hand
+    out = model(torch.cat([b["src"]] * 2), torch.cat([b["tgt_in"]] * 2), torch.cat([b["tgt_out"]] * 2))
+    p, q = out.logits.softmax(-1).chunk(2)
+    kl = 0.5 * ((p * (p / q).log()).sum(-1) + (q * (q / p).log()).sum(-1))
+    keep = b["tgt_out"] != 0
+    assert kl[keep].min() > 0
+    assert torch.allclose(total, out.loss + 5.0 * kl[keep].sum() / (2 * keep.sum()), atol=1e-5)
+    total.backward()
+    assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in model.parameters() if p.requires_grad)
+
+
+def test_rdrop_training_through_the_command_line(tmp_path):
+    folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "r"), "--device", "cpu", "--max-steps", "30",
+                         "--rdrop", "5"])
+    m = load(folder).metrics
+    assert m["hyperparameters"]["rdrop"] == 5.0 and "--rdrop 5" in m["command"]
+    losses = [json.loads(line)["loss"] for line in (tmp_path / "r" / "log.jsonl").read_text().splitlines()
+              if "loss" in line]
+    assert losses[-1] < losses[0]
+
+
+def _replicas(rank, world, store, perturb, results):
+    import torch.distributed as dist
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=world)
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 3)
+    if perturb and rank == 1:
+        with torch.no_grad():
+            m.weight[0, 0] += 1e-6
+    try:
+        train.check_replicas(m)
+        results.put((rank, "same"))
+    except RuntimeError as e:
+        results.put((rank, str(e)))
+    dist.destroy_process_group()
+
+
+@pytest.mark.parametrize("perturb", [False, True])
+def test_diverged_data_parallel_replicas_are_caught(tmp_path, perturb):
+    import torch.multiprocessing as mp
+    ctx = mp.get_context("spawn")
+    results = ctx.SimpleQueue()
+    mp.spawn(_replicas, args=(2, tmp_path / "store", perturb, results), nprocs=2)
+    got = dict(results.get() for _ in range(2))
+    if perturb:
+        assert all("diverged" in v for v in got.values())
+    else:
+        assert got == {0: "same", 1: "same"}
+
+
+def test_data_parallel_training_under_torchrun(tmp_path):
+    """Two CPU processes (gloo): one checkpoint and one log from rank 0, the same stopping step for
+    both (a time budget read off one agreed clock), and replicas still identical at the end
+    (check_replicas raises otherwise, failing the run)."""
+    import subprocess
+    import sys
+    out = tmp_path / "ddp"
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+                        "-m", "models.train", "bert", "--smoke", "--out", str(out), "--device", "cpu",
+                        "--max-steps", "40"], capture_output=True, text=True, timeout=300,
+                       env={**__import__("os").environ, "OMP_NUM_THREADS": "1"})
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = load(out / "checkpoint").metrics
+    assert m["processes"] == 2 and m["device"].startswith("2 x ") and m["steps"] == 40
+    assert m["command"].startswith("torchrun --standalone --nproc_per_node 2 -m models.train bert --smoke")
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert sum("eval" in rec for rec in log) == 3  # steps 15, 30, 40: written once, not once per process
+    assert r.stdout.count("saved ") == 1
