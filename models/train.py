@@ -384,10 +384,12 @@ def setup_bert(args, device):
         held_split = (parent.metrics["data"]["split_seed"], parent.metrics["data"]["heldout_frac"])
         if held_split != (args.split_seed, args.heldout_frac):
             raise SystemExit("--init-from: the parent used another held-out split; continuing would train on it")
-        if args.max_len > parent.config.max_len:
+        if args.max_len > parent.config.max_len and not args.extend_positions:
             raise SystemExit(f"--init-from: --max-len {args.max_len} exceeds the parent's {parent.config.max_len} "
-                             "positions")
-        tok, config = parent.tokenizer, dataclasses.replace(parent.config, dropout=args.dropout)
+                             "positions (--extend-positions copies its position table into a longer one)")
+        tok = parent.tokenizer
+        config = dataclasses.replace(parent.config, dropout=args.dropout,
+                                     max_len=max(args.max_len, parent.config.max_len))
     else:
         texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
         tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
@@ -401,7 +403,11 @@ def setup_bert(args, device):
                             d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout, pre_ln=args.pre_ln)
     model = Bert(config).to(device)
     if parent is not None:
-        model.load_state_dict(parent.model.state_dict())
+        state = parent.model.state_dict()
+        old = state["embeddings.pos.weight"]
+        if config.max_len > len(old):  # the learned table, repeated (as Longformer extended RoBERTa's)
+            state["embeddings.pos.weight"] = old.repeat(-(-config.max_len // len(old)), 1)[: config.max_len]
+        model.load_state_dict(state)
 
     class Stream(torch.utils.data.IterableDataset):
         def __iter__(self):
@@ -470,6 +476,8 @@ def parse(argv=None):
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
+    ap.add_argument("--extend-positions", action="store_true",
+                    help="BERT --init-from: allow a longer --max-len than the parent's, its position table repeated")
     ap.add_argument("--tatoeba-weight", type=float, default=data.TATOEBA_WEIGHT,
                     help=f"BERT: sampling weight of short Tatoeba sentences (default {data.TATOEBA_WEIGHT})")
     ap.add_argument("--rdrop", type=float, default=0.0,

@@ -119,6 +119,12 @@ def test_continuing_refuses_longer_sequences_than_the_parent(tmp_path):
     with pytest.raises(SystemExit, match="exceeds the parent's 64 positions"):
         train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-len", "128",
                     "--init-from", str(first)])
+    # on request, the longer table starts as the parent's repeated: positions 64.. begin where 0.. are
+    longer = load(train.main(["bert", "--smoke", "--out", str(tmp_path / "d"), "--device", "cpu", "--max-len", "128",
+                              "--max-steps", "1", "--lr", "0", "--init-from", str(first), "--extend-positions"]))
+    pos_a, pos_b = load(first).model.state_dict()["embeddings.pos.weight"], longer.model.state_dict()["embeddings.pos.weight"]
+    assert longer.config.max_len == 128 and pos_b.shape[0] == 128
+    assert torch.equal(pos_b[:64], pos_a) and torch.equal(pos_b[64:], pos_a)
     with pytest.raises(SystemExit, match="another held-out split"):
         train.main(["bert", "--smoke", "--out", str(tmp_path / "c"), "--device", "cpu", "--split-seed", "1",
                     "--init-from", str(first)])
