@@ -114,6 +114,9 @@ def main(argv=None):
     ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
     ap.add_argument("--device", default="cpu", help="cpu (default; what metrics.json records) or cuda")
+    ap.add_argument("--bert-batches", type=int, default=20,
+                    help="BERT: batches of 64 sequences drawn per held-out set (20, what metrics.json records; "
+                         "more for a tighter estimate)")
     args = ap.parse_args(argv)
     if args.write and args.split != "test":
         ap.error("--write stores test-split metrics; it cannot be combined with --split valid")
@@ -127,7 +130,7 @@ def main(argv=None):
             meta = ckpt.metrics["data"]
             held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta)
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
-                                    device=args.device)
+                                    device=args.device, n_batches=args.bert_batches)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)
