@@ -170,6 +170,23 @@ class Trainer:
         return {"steps": step, "wall_seconds": round(wall, 1), "best": best}
 
 
+def agree_tokenizer(tok, device: str):
+    """Under torchrun, every process takes rank 0's tokenizer. Training one twice on the same text
+    need not give the same vocabulary (huggingface/tokenizers#1794: WordPiece merges whose counts
+    tie are ordered by hash-map iteration), and processes feeding one model different token ids
+    would train it on noise without any error. Sent as JSON bytes, no pickling."""
+    if not dist.is_initialized():
+        return tok
+    from tokenizers import Tokenizer
+    dev = device if device.startswith("cuda") else "cpu"
+    raw = torch.frombuffer(bytearray(tok.to_str().encode()), dtype=torch.uint8).to(dev)
+    n = torch.tensor([len(raw)], device=dev)
+    dist.broadcast(n, src=0)
+    buf = raw if rank() == 0 else torch.empty(int(n.item()), dtype=torch.uint8, device=dev)
+    dist.broadcast(buf, src=0)
+    return Tokenizer.from_str(bytes(buf.cpu().numpy()).decode())
+
+
 def check_replicas(model: torch.nn.Module):
     """Data-parallel copies must stay bit-identical (same averaged gradients, same learning rates);
     a schedule that read each process's own clock would make them drift apart silently."""
@@ -266,7 +283,7 @@ def setup_translation(args, device):
     train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
     if args.smoke:
         train, valid = train[:200], valid[:20]
-    tok = train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct)
+    tok = agree_tokenizer(train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct), device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
@@ -393,7 +410,7 @@ def setup_bert(args, device):
     else:
         texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
         tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
-        tok = train_wordpiece(texts + tatoeba, args.vocab)
+        tok = agree_tokenizer(train_wordpiece(texts + tatoeba, args.vocab), device)
     V, sp = tok.get_vocab_size(), special_ids(tok)
     _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
     weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
@@ -409,10 +426,12 @@ def setup_bert(args, device):
             state["embeddings.pos.weight"] = old.repeat(-(-config.max_len // len(old)), 1)[: config.max_len]
         model.load_state_dict(state)
 
+    seed = args.seed * 1000 + 100_000 * rank()  # read here: a worker process may not know its rank
+
     class Stream(torch.utils.data.IterableDataset):
         def __iter__(self):
             info = torch.utils.data.get_worker_info()
-            rng = random.Random(args.seed * 1000 + (info.id if info else 0) + 100_000 * rank())
+            rng = random.Random(seed + (info.id if info else 0))
             s = data.BertSampler(train, weights, singles["train"], args.tatoeba_weight, sp, V, args.max_len, rng)
             while True:
                 yield s.batch(args.batch_size)

@@ -226,3 +226,43 @@ def test_data_parallel_training_under_torchrun(tmp_path):
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     assert sum("eval" in rec for rec in log) == 3  # steps 15, 30, 40: written once, not once per process
     assert r.stdout.count("saved ") == 1
+
+
+@pytest.mark.parametrize("arch", ["bert", "transformer"])
+def test_each_data_parallel_process_draws_its_own_batches(monkeypatch, arch):
+    """Same seed, another rank: other batches (identical ones would make extra GPUs useless)."""
+    made = {}  # one tokenizer for all three setups: training one is not deterministic (see agree_tokenizer)
+    real = train.train_wordpiece
+    monkeypatch.setattr(train, "train_wordpiece", lambda texts, v: made.setdefault(v, real(texts, v)))
+    first = {}
+    for r in (0, 1, 0):
+        monkeypatch.setattr(train, "rank", lambda r=r: r)
+        args = train.parse([arch, "--smoke", "--out", "unused", "--device", "cpu"])
+        setup = train.setup_bert if arch == "bert" else train.setup_translation
+        stream, key = setup(args, "cpu")[3], "input_ids" if arch == "bert" else "src"
+        drawn = [next(stream)[key].tolist() for _ in range(5)]
+        if r in first:
+            assert first[r] == drawn  # deterministic per rank
+        first[r] = drawn
+    assert first[0] != first[1]
+
+
+def _agree(rank, world, store, results):
+    import torch.distributed as dist
+    from models.tokenizers import train_wordpiece
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=world)
+    texts = ["the cat sat on the mat", "a dog ran"] if rank == 0 else ["zebras quietly graze", "xylophones"]
+    tok = train.agree_tokenizer(train_wordpiece(texts * 3, 60), "cpu")
+    results.put((rank, tok.to_str()))
+    dist.destroy_process_group()
+
+
+def test_every_process_takes_rank_zeros_tokenizer(tmp_path):
+    import torch.multiprocessing as mp
+    from models.tokenizers import train_wordpiece
+    results = mp.get_context("spawn").SimpleQueue()
+    mp.spawn(_agree, args=(2, tmp_path / "store", results), nprocs=2)
+    got = dict(results.get() for _ in range(2))
+    assert got[0] == got[1]
+    assert "cat" in got[1] and "zebras" not in got[1]
+    assert train.agree_tokenizer(train_wordpiece(["alone here"] * 3, 60), "cpu").token_to_id("alone") is not None
