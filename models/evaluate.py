@@ -126,11 +126,11 @@ def main(argv=None):
         ckpt = load(folder)
         arch = ckpt.config.arch
         if arch == "bert":
-            from models.train import bert_heldout_data, bert_heldout_eval
+            from models.train import TEST_DRAW, bert_heldout_data, bert_heldout_eval
             meta = ckpt.metrics["data"]
             held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta)
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
-                                    device=args.device, n_batches=args.bert_batches)
+                                    device=args.device, n_batches=args.bert_batches, seed=TEST_DRAW)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)

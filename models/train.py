@@ -376,12 +376,17 @@ def bert_heldout_data(tok, data_dir: Path, meta: dict):
     return held, singles["test"]
 
 
+VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
+
+
 def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
-                      batch=64) -> dict:
-    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic)."""
+                      batch=64, seed: int = VALID_DRAW) -> dict:
+    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic).
+    Validation (training's selection) and test (models.evaluate) read the same held-out documents
+    but draw different sequences, masks and NSP pairs from them (`seed`)."""
     sp, V = special_ids(tok), tok.get_vocab_size()
     mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V, max_len,
-                                                  random.Random(1234))
+                                                  random.Random(seed))
     wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
     short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
     nsp = bert_scores(model, tok, mk({k: v for k, v in held.items() if len(v) > 1}, [], 0), n_batches, batch, device)

@@ -266,3 +266,25 @@ def test_every_process_takes_rank_zeros_tokenizer(tmp_path):
     assert got[0] == got[1]
     assert "cat" in got[1] and "zebras" not in got[1]
     assert train.agree_tokenizer(train_wordpiece(["alone here"] * 3, 60), "cpu").token_to_id("alone") is not None
+
+
+def test_bert_test_metrics_draw_other_sequences_than_selection(tmp_path, capsys, monkeypatch):
+    """models.evaluate must not score BERT on the sequences that chose its checkpoint: same held-out
+    documents, another seeded draw (sequences, masks and NSP pairs)."""
+    import random
+    from models import evaluate
+    from models.tokenizers import special_ids
+    folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
+    ck = load(folder)
+    held, short = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
+    sp, V = special_ids(ck.tokenizer), ck.tokenizer.get_vocab_size()
+    draws = {}
+    for seed in (train.VALID_DRAW, train.TEST_DRAW):
+        s = train.data.BertSampler({"w": held["wikitext2-valid"]}, {"w": 1.0}, [], 0, sp, V, 64, random.Random(seed))
+        draws[seed] = s.batch(64)["input_ids"].tolist()
+    assert draws[train.VALID_DRAW] != draws[train.TEST_DRAW]
+    seen, real = [], train.bert_heldout_eval
+    monkeypatch.setattr(train, "bert_heldout_eval", lambda *a, **k: seen.append(k.get("seed")) or real(*a, **k))
+    evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "2"])
+    assert seen == [train.TEST_DRAW] and train.TEST_DRAW != train.VALID_DRAW
+    assert "fill_mask_top1_wiki" in capsys.readouterr().out
