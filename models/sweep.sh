@@ -12,20 +12,15 @@
 set -u
 DATA=${DATA:-../shared/data}
 OUT=${OUT:-runs/packed}
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 TOKENIZERS_PARALLELISM=true
-mkdir -p runs "$OUT"
-nvidia-smi -L || true
+# shellcheck source=models/launch.sh
+source "$(dirname "$0")/launch.sh"
+mkdir -p "$OUT"
 names=()
 for spec in "$@"; do
   read -r name gpu args <<<"$spec"
   names+=("$name")
-  launch=(python -m models.train)
-  if [[ $gpu == *,* ]]; then  # several GPUs, e.g. "1,2,3": one data-parallel run through torchrun
-    launch=(torchrun --standalone --nproc_per_node "$(tr ',' '\n' <<<"$gpu" | wc -l)" -m models.train)
-  fi
   # shellcheck disable=SC2086  # ARGS is a word list on purpose
-  CUDA_VISIBLE_DEVICES=$gpu "${launch[@]}" $args --data-dir "$DATA" --out "runs/$name" --fp16-weights \
-    > "runs/$name.log" 2>&1 &
+  train_on "$gpu" "$name" $args &
 done
 wait
 python - "$OUT" "${names[@]}" <<'EOF'

@@ -19,7 +19,6 @@ Several GPUs of one host (data parallel, each GPU its own batches, gradients ave
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import math
@@ -244,16 +243,16 @@ class RDrop(Bound):
     the paper's fairseq code: both cross-entropies and the KL summed over tokens, divided by the
     tokens of the doubled batch (so alpha=5 is the paper's translation setting)."""
 
-    def __init__(self, m: torch.nn.Module, alpha: float, pad_id: int, **kwargs):
+    def __init__(self, m: torch.nn.Module, alpha: float, **kwargs):
         super().__init__(m, **kwargs)
-        self.alpha, self.pad_id = alpha, pad_id
+        self.alpha = alpha
 
     def forward(self, src, tgt_in, tgt_out):
         out = self.m(torch.cat([src, src]), torch.cat([tgt_in, tgt_in]), torch.cat([tgt_out, tgt_out]), **self.kwargs)
         lp, lq = out.logits.float().log_softmax(-1).chunk(2)
         kl = 0.5 * (torch.nn.functional.kl_div(lq, lp, log_target=True, reduction="none").sum(-1)
                     + torch.nn.functional.kl_div(lp, lq, log_target=True, reduction="none").sum(-1))
-        keep = tgt_out != self.pad_id
+        keep = tgt_out != self.m.config.pad_id
         return ModelOutput(out.logits, out.loss + self.alpha * kl[keep].sum() / (2 * keep.sum()))
 
 
@@ -337,7 +336,7 @@ def setup_translation(args, device):
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
     kwargs = {"label_smoothing": args.label_smoothing} if args.arch == "transformer" else {}
-    task = RDrop(model, args.rdrop, sp["pad"], **kwargs) if args.rdrop else Bound(model, **kwargs)
+    task = RDrop(model, args.rdrop, **kwargs) if args.rdrop else Bound(model, **kwargs)
     return task, model, tok, batches, evaluate, snapshot, lr_at, meta
 
 
@@ -416,13 +415,13 @@ def setup_bert(args, device):
         texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
         tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
         tok = agree_tokenizer(train_wordpiece(texts + tatoeba, args.vocab), device)
+        config = BertConfig(vocab_size=tok.get_vocab_size(), d_model=args.d_model, n_layers=args.n_layers,
+                            n_heads=args.n_heads, d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout,
+                            pre_ln=args.pre_ln)
     V, sp = tok.get_vocab_size(), special_ids(tok)
     _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
     weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
     train = {k: v for k, v in train.items() if v and weights[k] > 0}
-    if parent is None:
-        config = BertConfig(vocab_size=V, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads,
-                            d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout, pre_ln=args.pre_ln)
     model = Bert(config).to(device)
     if parent is not None:
         state = parent.model.state_dict()

@@ -8,19 +8,13 @@
 # best on the validation split.
 set -u
 DATA=${DATA:-../shared/data}
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 TOKENIZERS_PARALLELISM=true
-mkdir -p runs
-nvidia-smi -L || true
+# shellcheck source=models/launch.sh
+source "$(dirname "$0")/launch.sh"
 ONLY=${ONLY:-all}
-run_fg() {  # run_fg NAME GPU ARGS...: train in the foreground, log to runs/NAME.log
+run_fg() {  # run_fg NAME GPU ARGS...: train in the foreground (GPU: one index or a list), log to runs/NAME.log
   local name=$1 gpu=$2; shift 2
   [[ $ONLY == all || " $ONLY " == *" $name "* ]] || return 0
-  local launch=(python -m models.train)
-  if [[ $gpu == *,* ]]; then  # a GPU list: one data-parallel run over those GPUs
-    launch=(torchrun --standalone --nproc_per_node "$(tr ',' '\n' <<<"$gpu" | wc -l)" -m models.train)
-  fi
-  CUDA_VISIBLE_DEVICES=$gpu "${launch[@]}" "$@" --data-dir "$DATA" --out "runs/$name" --fp16-weights \
-    > "runs/$name.log" 2>&1
+  train_on "$gpu" "$name" "$@"
 }
 run() { run_fg "$@" & }
 

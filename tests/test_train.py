@@ -149,7 +149,7 @@ def test_rdrop_without_dropout_is_the_plain_loss():
     model = _tiny_transformer(0.0).train()
     b = _pairs()
     plain = train.Bound(model, label_smoothing=0.1)(**b).loss
-    rdrop = train.RDrop(model, 5.0, pad_id=0, label_smoothing=0.1)(**b).loss
+    rdrop = train.RDrop(model, 5.0, label_smoothing=0.1)(**b).loss
     assert torch.allclose(plain, rdrop, atol=1e-6)
 
 
@@ -157,7 +157,7 @@ def test_rdrop_adds_alpha_times_the_symmetric_kl_of_two_dropout_passes():
     model = _tiny_transformer(0.3).train()
     b = _pairs()
     torch.manual_seed(5)
-    total = train.RDrop(model, 5.0, pad_id=0)(**b).loss
+    total = train.RDrop(model, 5.0)(**b).loss
     torch.manual_seed(5)  # same dropout masks: the same two passes, recomputed by hand
     out = model(torch.cat([b["src"]] * 2), torch.cat([b["tgt_in"]] * 2), torch.cat([b["tgt_out"]] * 2))
     p, q = out.logits.softmax(-1).chunk(2)
