@@ -65,6 +65,7 @@ class Trainer:
     max_minutes: float = 1e9
     eval_every: int = 500
     amp: bool = False  # bf16 autocast on CUDA
+    compile: bool = False  # run the training forward/backward through torch.compile (fewer kernel launches)
     grad_clip: float = 1.0
     average_last: int = 0  # average the last N evaluated checkpoints (Vaswani et al. 2017, sec. 6.1)
     snapshot: Callable[[torch.nn.Module], dict] | None = None
@@ -88,6 +89,8 @@ class Trainer:
         fused = bool(self.optimizer.defaults.get("fused"))
         skipped = torch.zeros((), device=self.device)
         bar = tqdm(total=self.max_steps, desc=f"train {type(inner).__name__}", mininterval=2, disable=not lead)
+        # one graph for all batch shapes (dynamic=True); evaluation and the saved state use the plain module
+        forward = torch.compile(self.model, dynamic=True) if self.compile else self.model
         while step < self.max_steps and progress < 1.0:
             if self.snapshot and step in self.snapshot_steps:
                 snaps.append({"step": step, **self.snapshot(inner)})
@@ -97,7 +100,7 @@ class Trainer:
                 g["lr"] = lr
             batch = {k: v.to(self.device, non_blocking=True) for k, v in next(self.batches).items()}
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
-                loss = self.model(**batch).loss
+                loss = forward(**batch).loss
             self.optimizer.zero_grad(set_to_none=True)
             if not fused and not distributed and not torch.isfinite(loss):  # skipped and logged, never applied
                 log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
@@ -292,8 +295,8 @@ def setup_translation(args, device):
     if args.arch == "transformer":
         from models.transformer import Transformer, TransformerConfig
         config = TransformerConfig(src_vocab_size=V, tgt_vocab_size=V, d_model=args.d_model, n_heads=args.n_heads,
-                                   n_layers=args.n_layers, d_ff=args.d_ff, dropout=args.dropout,
-                                   max_len=args.max_len + 2, pre_ln=args.pre_ln)
+                                   n_layers=args.n_layers, n_dec_layers=args.n_dec_layers, d_ff=args.d_ff,
+                                   dropout=args.dropout, max_len=args.max_len + 2, pre_ln=args.pre_ln)
         model = Transformer(config)
         lr_at = with_cooldown(noam(args.d_model, args.warmup, args.lr_factor), args.cooldown)
     else:
@@ -510,6 +513,8 @@ def parse(argv=None):
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--smoke", action="store_true", help="tiny model, tiny data, seconds on CPU")
+    ap.add_argument("--compile", action="store_true", help="torch.compile the training step's model (GPU speed)")
+    ap.add_argument("--n-dec-layers", type=int, default=None, help="transformer: decoder layers (default --n-layers)")
     for k in ("d_model", "d_hidden", "n_heads", "n_layers", "d_ff", "vocab", "max_tokens", "warmup", "max_steps",
               "batch_size", "average_last"):
         ap.add_argument("--" + k.replace("_", "-"), type=int, default=None)
@@ -564,7 +569,7 @@ def main(argv=None):
                                                          else None)
     trainer = Trainer(task, opt, lr_at, batches, evaluate, args.out, device, args.max_steps, args.max_minutes,
                       args.eval_every, amp=args.arch != "seq2seq", average_last=args.average_last,
-                      snapshot=snapshot)
+                      snapshot=snapshot, compile=args.compile)
     result = trainer.run()
     if world > 1:
         dist.destroy_process_group()
