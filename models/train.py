@@ -290,18 +290,8 @@ def setup_translation(args, device):
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
     rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
-    epochs = forever(lambda e: (data.translation_batch([encoded[i] for i in b], sp["bos"], sp["eos"])
-                                for b in data.translation_batches(encoded, args.max_tokens, rng)))
-
-    class Stream(torch.utils.data.IterableDataset):  # one worker: the same batches, in the same order
-        def __iter__(self):
-            return epochs
-
-    # On CUDA, one worker process builds and pins the next batches while the GPU trains: a copy from
-    # unpinned memory waits for the GPU, so batches built in the loop left it idle between steps.
-    on_gpu = device.startswith("cuda")
-    batches = iter(torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=1 if on_gpu else 0,
-                                               pin_memory=on_gpu, prefetch_factor=8 if on_gpu else None))
+    batches = forever(lambda e: (data.translation_batch([encoded[i] for i in b], sp["bos"], sp["eos"])
+                                 for b in data.translation_batches(encoded, args.max_tokens, rng)))
     if args.arch == "transformer":
         from models.transformer import Transformer, TransformerConfig
         config = TransformerConfig(src_vocab_size=V, tgt_vocab_size=V, d_model=args.d_model, n_heads=args.n_heads,
