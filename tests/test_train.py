@@ -288,3 +288,12 @@ def test_bert_test_metrics_draw_other_sequences_than_selection(tmp_path, capsys,
     evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "2"])
     assert seen == [train.TEST_DRAW] and train.TEST_DRAW != train.VALID_DRAW
     assert "fill_mask_top1_wiki" in capsys.readouterr().out
+
+
+def test_transformer_with_fewer_decoder_than_encoder_layers(tmp_path):
+    """--n-dec-layers: a deep encoder with a shallow decoder trains, saves and loads with that shape."""
+    folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
+                         "--max-steps", "4", "--n-layers", "3", "--n-dec-layers", "1"])
+    m = load(folder).model
+    assert (len(m.encoder), len(m.decoder)) == (3, 1)
+    assert load(folder).metrics["hyperparameters"]["n_dec_layers"] == 1
