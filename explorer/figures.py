@@ -10,6 +10,11 @@ from the arrays. Tokens are user text and plotly renders tick labels, titles and
 a small subset of HTML, so every string that reaches a figure goes through `_esc`.
 Axes are numeric (0..n-1) with the tokens as tick text, so repeated tokens ("the" ... "the")
 keep their own rows and columns instead of being merged into one plotly category.
+
+Figures are written as plain dicts and wrapped by `_figure` without plotly's per-property
+validation: on a 2-vCPU machine validation was most of a request's figure time (a 6 x 6 head
+grid took 27 ms to build, a top-k chart 16 ms). The tests rebuild every figure with validation
+on and require the same JSON (tests/test_figures.py), so a misspelt or invalid property still fails.
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+from plotly.colors import get_colorscale
 
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
 PROB_SCALE = "Blues"  # attention probabilities (0..1)
@@ -28,6 +33,19 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 
 
 # ----------------------------------------------------------------------------- helpers
+
+VALIDATE = False  # tests set True to build every figure through plotly's validators
+
+
+def _figure(data: list[dict], layout: dict) -> go.Figure:
+    layout = {k: v for k, v in layout.items() if not (isinstance(v, list) and not v)}  # as validation drops them
+    return go.Figure(dict(data=data, layout=layout), _validate=VALIDATE)
+
+
+def _scale(colorscale):
+    """A named colorscale as the explicit list plotly's validator would make of it ("RdBu_r" is
+    a Python-side name that plotly.js does not know)."""
+    return get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale
 
 
 def _esc(s) -> str:
@@ -96,12 +114,11 @@ def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
 
 def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
     """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
-    fig = go.Figure()
-    fig.add_annotation(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-                       font=dict(size=15))
-    fig.update_layout(title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False),
-                      yaxis=dict(visible=False), margin=dict(l=20, r=20, t=50 if title else 20, b=20))
-    return fig
+    return _figure([], dict(
+        annotations=[dict(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                          font=dict(size=15))],
+        title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
+        margin=dict(l=20, r=20, t=50 if title else 20, b=20)))
 
 
 # ----------------------------------------------------------------------------- heatmaps
@@ -121,25 +138,24 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
         raise ValueError("segments need a square matrix with one id per token")
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     nq, nk = m.shape
-    fig = go.Figure(go.Heatmap(
-        z=m, x=list(range(nk)), y=list(range(nq)), zmin=zmin, zmax=zmax, colorscale=colorscale,
+    trace = dict(
+        type="heatmap", z=m, x=list(range(nk)), y=list(range(nq)), zmin=zmin, zmax=zmax, colorscale=_scale(colorscale),
         customdata=_hover_tokens(ys, xs), xgap=1 if max(nq, nk) <= 40 else 0, ygap=1 if max(nq, nk) <= 40 else 0,
         colorbar=dict(thickness=12),
         hovertemplate=(f"{_esc(y_title)} #%{{y}}: %{{customdata[0]}}<br>{_esc(x_title)} #%{{x}}: %{{customdata[1]}}"
-                       "<br>value: %{z:.4f}<extra></extra>")))
+                       "<br>value: %{z:.4f}<extra></extra>"))
     shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
     if highlight_row is not None and 0 <= highlight_row < nq:
         shapes.append(dict(type="rect", xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
                            y1=highlight_row + 0.5, line=dict(color="#d62728", width=2.5)))
     cell = _cell_px(max(nq, nk))
-    fig.update_layout(
+    return _figure([trace], dict(
         title=dict(text=_esc(title)), shapes=shapes, height=int(170 + cell * nq + 6 * max(map(len, xs), default=0)),
         xaxis=_token_axis(xs, x_title, _x_angle(xs)),
         # square cells; the y axis runs top to bottom like the matrix it shows
-        yaxis=dict(_token_axis(ys, y_title), autorange=None, range=[nq - 0.5, -0.5],
+        yaxis=dict(_token_axis(ys, y_title), range=[nq - 0.5, -0.5],
                    scaleanchor="x", scaleratio=1, constrain="domain"),
-        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
-    return fig
+        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
 
 
 def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str],
@@ -155,30 +171,35 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     nq, nk = s.shape
     cd = _hover_tokens(ys, xs)
     hover_qk = "query #%{y}: %{customdata[0]}<br>key #%{x}: %{customdata[1]}<br>"
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, subplot_titles=(
-        "scores QKᵀ/√d_k (before softmax)", "softmax (attention weights)"))
-    fig.add_trace(go.Heatmap(
-        z=finite, x=list(range(nk)), y=list(range(nq)), zmin=-bound, zmax=bound, zmid=0, colorscale=SCORE_SCALE,
-        customdata=cd, hovertemplate=hover_qk + "score: %{z:.4f}<extra></extra>", name="scores",
-        colorbar=dict(x=0.42, thickness=12, title=dict(text="score"))), row=1, col=1)
-    fig.add_trace(go.Heatmap(
-        z=np.where(masked, 0.0, np.nan), x=list(range(nk)), y=list(range(nq)), zmin=0, zmax=1,
-        colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
-        text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}", textfont=dict(size=_font_size(nk), color="#555"),
-        hovertemplate=hover_qk + f"score: {MINUS_INF} (masked)<extra></extra>"), row=1, col=1)
-    fig.add_trace(go.Heatmap(
-        z=p, x=list(range(nk)), y=list(range(nq)), zmin=0, zmax=1, colorscale=PROB_SCALE, customdata=cd,
-        hovertemplate=hover_qk + "weight: %{z:.4f}<extra></extra>", name="softmax",
-        colorbar=dict(x=1.0, thickness=12, title=dict(text="weight"))), row=1, col=2)
-    for col in (1, 2):
-        fig.update_xaxes(_token_axis(xs, "key", _x_angle(xs)), row=1, col=col)
-        fig.update_yaxes(_token_axis(ys, "query"), row=1, col=col)
-    fig.update_yaxes(range=[nq - 0.5, -0.5], constrain="domain")
-    fig.update_layout(yaxis=dict(scaleanchor="x"), yaxis2=dict(scaleanchor="x2"))
+    x, y = list(range(nk)), list(range(nq))
+    traces = [
+        dict(type="heatmap", z=finite, x=x, y=y, zmin=-bound, zmax=bound, zmid=0, colorscale=_scale(SCORE_SCALE),
+             customdata=cd, hovertemplate=hover_qk + "score: %{z:.4f}<extra></extra>", name="scores",
+             colorbar=dict(x=0.42, thickness=12, title=dict(text="score")), xaxis="x", yaxis="y"),
+        dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
+             colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
+             text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}",
+             textfont=dict(size=_font_size(nk), color="#555"),
+             hovertemplate=hover_qk + f"score: {MINUS_INF} (masked)<extra></extra>", xaxis="x", yaxis="y"),
+        dict(type="heatmap", z=p, x=x, y=y, zmin=0, zmax=1, colorscale=_scale(PROB_SCALE), customdata=cd,
+             hovertemplate=hover_qk + "weight: %{z:.4f}<extra></extra>", name="softmax",
+             colorbar=dict(x=1.0, thickness=12, title=dict(text="weight")), xaxis="x2", yaxis="y2"),
+    ]
     cell = _cell_px(max(nq, nk)) * 0.8
-    fig.update_layout(title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
-                      margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white")
-    return fig
+    # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would
+    panels = ((0.0, 0.42), (0.58, 1.0))
+    titles = ("scores QKᵀ/√d_k (before softmax)", "softmax (attention weights)")
+    layout = dict(
+        title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
+        margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white",
+        annotations=[dict(text=t, x=(d0 + d1) / 2, y=1.0, xref="paper", yref="paper", xanchor="center",
+                          yanchor="bottom", showarrow=False, font=dict(size=16)) for t, (d0, d1) in zip(titles, panels)])
+    for i, (d0, d1) in enumerate(panels, start=1):
+        n = "" if i == 1 else str(i)
+        layout[f"xaxis{n}"] = dict(_token_axis(xs, "key", _x_angle(xs)), domain=[d0, d1], anchor=f"y{n}")
+        layout[f"yaxis{n}"] = dict(_token_axis(ys, "query"), domain=[0.0, 1.0], anchor=f"x{n}",
+                                   range=[nq - 0.5, -0.5], constrain="domain", scaleanchor=f"x{n}")
+    return _figure(traces, layout)
 
 
 def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
@@ -198,7 +219,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
     # cell, which made the JSON ~4x smaller and the figure faster to build and send.
     xl, yl = [f"#{j} {_esc(t)}" for j, t in enumerate(xs)], [f"#{i} {_esc(t)}" for i, t in enumerate(ys)]
     breaks = _segment_breaks(segments) if segments is not None and len(xs) == len(ys) == len(segments) else []
-    # The grid is laid out by hand (one dict, one validation) rather than with make_subplots
+    # The grid is laid out by hand (plain dicts) rather than with make_subplots
     # and per-cell updates, which take seconds for a 6 x 6 model.
     gap = min(0.03, 0.3 / max(L, H))
     w, hgt = (1 - (H - 1) * gap) / H, (1 - (L - 1) * gap) / L
@@ -209,10 +230,12 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
             xa, ya = ("x", "y") if i == 1 else (f"x{i}", f"y{i}")
             x0, y1 = h * (w + gap), 1 - l * (hgt + gap)
             axis = dict(type="category", showticklabels=False, ticks="", showgrid=False, zeroline=False)
-            layout[f"xaxis{'' if i == 1 else i}"] = dict(axis, domain=[x0, x0 + w], anchor=ya, range=[-0.5, nk - 0.5])
-            layout[f"yaxis{'' if i == 1 else i}"] = dict(axis, domain=[y1 - hgt, y1], anchor=xa, range=[nq - 0.5, -0.5])
-            traces.append(go.Heatmap(
-                z=a[l, h], x=xl, y=yl, xaxis=xa, yaxis=ya, coloraxis="coloraxis",
+            layout[f"xaxis{'' if i == 1 else i}"] = dict(axis, domain=[x0, min(1.0, x0 + w)], anchor=ya,
+                                                         range=[-0.5, nk - 0.5])
+            layout[f"yaxis{'' if i == 1 else i}"] = dict(axis, domain=[max(0.0, y1 - hgt), y1], anchor=xa,
+                                                         range=[nq - 0.5, -0.5])
+            traces.append(dict(
+                type="heatmap", z=a[l, h], x=xl, y=yl, xaxis=xa, yaxis=ya, coloraxis="coloraxis",
                 hovertemplate=(f"layer {l + 1} · head {h + 1}<br>query %{{y}}"
                                f"<br>key %{{x}}<br>value: %{{z:.4f}}<extra></extra>")))
             for shape in _dividers(breaks, breaks, nk, nq, xa, ya):
@@ -227,9 +250,9 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                           xanchor="right", showarrow=False, font=dict(size=11)))
     cell = float(np.clip(900 / H, 55, 130))
     layout.update(title=dict(text=_esc(title)), height=int(90 + L * cell), shapes=shapes, annotations=notes,
-                  coloraxis=dict(colorscale=PROB_SCALE, cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
+                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
-    return go.Figure(data=traces, layout=layout)
+    return _figure(traces, layout)
 
 
 # ----------------------------------------------------------------------------- bar charts
@@ -242,16 +265,17 @@ def attention_bars(weights, tokens: Sequence[str], title: str) -> go.Figure:
     if w.ndim != 1 or len(w) != len(tokens):
         raise ValueError(f"{w.shape} weights for {len(tokens)} tokens")
     labels = [str(t) for t in tokens]
-    fig = go.Figure(go.Bar(
-        x=list(range(len(w))), y=w, customdata=[_esc(t) for t in labels], marker=dict(color=w, colorscale=PROB_SCALE,
-                                                                                      cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
-        text=[f"{v:.2f}" for v in w] if len(w) <= 24 else None, textposition="outside",
-        hovertemplate="source #%{x}: %{customdata}<br>weight: %{y:.4f}<extra></extra>"))
-    fig.update_layout(title=dict(text=_esc(title)), height=340 + 5 * max(map(len, labels), default=0),
-                      xaxis=_token_axis(labels, "source token", _x_angle(labels)),
-                      yaxis=dict(title=dict(text="attention weight"), range=[0, 1.08]),
-                      margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
-    return fig
+    bar = dict(
+        type="bar", x=list(range(len(w))), y=w, customdata=[_esc(t) for t in labels],
+        marker=dict(color=w, colorscale=_scale(PROB_SCALE), cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
+        textposition="outside", hovertemplate="source #%{x}: %{customdata}<br>weight: %{y:.4f}<extra></extra>")
+    if len(w) <= 24:
+        bar["text"] = [f"{v:.2f}" for v in w]
+    return _figure([bar], dict(
+        title=dict(text=_esc(title)), height=340 + 5 * max(map(len, labels), default=0),
+        xaxis=_token_axis(labels, "source token", _x_angle(labels)),
+        yaxis=dict(title=dict(text="attention weight"), range=[0, 1.08]),
+        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
 
 
 def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions") -> go.Figure:
@@ -259,31 +283,38 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
     best first; the best prediction is drawn at the top."""
     if not masks:
         return placeholder("No [MASK] to predict.", title)
-    fig = make_subplots(rows=len(masks), cols=1, subplot_titles=[_esc(m[0]) for m in masks],
-                        vertical_spacing=min(0.12, 0.5 / len(masks)))
-    for r, (label, toks, probs) in enumerate(masks, start=1):
+    # one row per [MASK], laid out as make_subplots(len(masks), 1, vertical_spacing=gap) would
+    n = len(masks)
+    gap = min(0.12, 0.5 / n)
+    h = (1 - (n - 1) * gap) / n
+    bars, layout, titles = [], {}, []
+    for r, (label, toks, probs) in enumerate(masks):
         p = np.asarray(probs, dtype=np.float64)
         if len(p) != len(toks):
             raise ValueError(f"{len(p)} probabilities for {len(toks)} tokens")
-        fig.add_trace(go.Bar(
-            x=p, y=list(range(len(p))), orientation="h", customdata=[_esc(t) for t in toks], name=_esc(label),
-            text=[f"{v:.4f}" for v in p], textposition="auto", showlegend=False,
-            hovertemplate="%{customdata}: %{x:.4f}<extra></extra>"), row=r, col=1)
-        fig.update_yaxes(_token_axis([str(t) for t in toks], ""), autorange=None,
-                         range=[len(p) - 0.5, -0.5], row=r, col=1)
-        fig.update_xaxes(title=dict(text="probability"), rangemode="tozero", row=r, col=1)
-    k = max(len(m[1]) for m in masks)
-    fig.update_layout(title=dict(text=_esc(title)), height=int(90 + len(masks) * (60 + 24 * k)),
-                      margin=dict(l=10, r=10, t=70, b=10), plot_bgcolor="white")
-    return fig
+        k = "" if r == 0 else str(r + 1)
+        top = 1 - r * (h + gap)
+        bars.append(dict(
+            type="bar", x=p, y=list(range(len(p))), orientation="h", customdata=[_esc(t) for t in toks],
+            name=_esc(label), text=[f"{v:.4f}" for v in p], textposition="auto", showlegend=False,
+            hovertemplate="%{customdata}: %{x:.4f}<extra></extra>", xaxis=f"x{k}", yaxis=f"y{k}"))
+        layout[f"xaxis{k}"] = dict(domain=[0.0, 1.0], anchor=f"y{k}", title=dict(text="probability"),
+                                   rangemode="tozero")
+        layout[f"yaxis{k}"] = dict(_token_axis([str(t) for t in toks], ""), domain=[max(0.0, top - h), top],
+                                   anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
+        titles.append(dict(text=_esc(label), x=0.5, y=top, xref="paper", yref="paper", xanchor="center",
+                           yanchor="bottom", showarrow=False, font=dict(size=16)))
+    most = max(len(m[1]) for m in masks)
+    layout.update(title=dict(text=_esc(title)), height=int(90 + n * (60 + 24 * most)), annotations=titles,
+                  margin=dict(l=10, r=10, t=70, b=10), plot_bgcolor="white")
+    return _figure(bars, layout)
 
 
 def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence prediction") -> go.Figure:
     """P(IsNext) and P(NotNext) from BERT's [CLS] classifier."""
     p = [float(is_next), float(not_next)]
-    fig = go.Figure(go.Bar(x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
-                           marker=dict(color=["#2ca02c", "#d62728"]),
-                           hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
-    fig.update_layout(title=dict(text=_esc(title)), height=300, yaxis=dict(range=[0, 1.1], title=dict(text="probability")),
-                      margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
-    return fig
+    bar = dict(type="bar", x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
+               marker=dict(color=["#2ca02c", "#d62728"]), hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+    return _figure([bar], dict(title=dict(text=_esc(title)), height=300,
+                               yaxis=dict(range=[0, 1.1], title=dict(text="probability")),
+                               margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))

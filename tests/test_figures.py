@@ -1,6 +1,7 @@
 """explorer/figures.py on synthetic arrays: every number in a figure is the array's, masked
 cells are marked, repeated tokens keep their own cells, user text is escaped, and the grid
 works for any layers x heads."""
+import json
 import subprocess
 import sys
 
@@ -185,3 +186,38 @@ def test_attention_bars_topk_and_nsp():
     assert fg.topk_bars([]).data == ()  # a notice, not a crash
     nsp = fg.nsp_bars(0.75, 0.25)
     assert list(nsp.data[0].x) == ["IsNext", "NotNext"] and list(nsp.data[0].y) == [0.75, 0.25]
+
+
+def _every_figure(seed):
+    """One of each figure function's outputs, on odd shapes and user text with markup."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    L, H = int(rng.integers(1, 7)), int(rng.integers(1, 9))
+    xt, yt = [f"x{i}" for i in range(m - 1)] + [XSS], [f"y{i}" for i in range(n)]
+    s, p = causal(n, seed)
+    sq = [f"t{i}" for i in range(n)]
+    k = int(rng.integers(1, 6))
+    masks = [(f"[MASK] #{j}", [f"w{i}" for i in range(k)], sorted(probs(k, seed=seed + j), reverse=True))
+             for j in range(int(rng.integers(1, 5)))]
+    return [
+        fg.heatmap(probs(n, m, seed=seed), xt, yt, XSS),
+        fg.heatmap(probs(n, n, seed=seed), sq, sq, "segments", segments=[0] * (n // 2) + [1] * (n - n // 2),
+                   highlight_row=n - 1, colorscale=fg.SCORE_SCALE),
+        fg.masked_scores(s, p, sq, sq, XSS),
+        fg.head_grid(probs(L, H, n, m, seed=seed), xt, yt, XSS, selected=(L - 1, H - 1)),
+        fg.attention_bars(probs(m, seed=seed), xt, XSS),
+        fg.attention_bars(probs(30, seed=seed), [str(i) for i in range(30)], "long"),
+        fg.topk_bars(masks, XSS),
+        fg.nsp_bars(0.7, 0.3, XSS),
+        fg.placeholder(XSS, XSS),
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_figures_built_without_validation_are_what_plotly_validates(monkeypatch, seed):
+    """The figures skip plotly's validators for speed; built again with validation on, every one
+    must pass the validators (no misspelt property, no value out of range) and give the same JSON."""
+    fast = [json.loads(f.to_json()) for f in _every_figure(seed)]
+    monkeypatch.setattr(fg, "VALIDATE", True)
+    checked = [json.loads(f.to_json()) for f in _every_figure(seed)]
+    assert fast == checked
