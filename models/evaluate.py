@@ -64,6 +64,19 @@ def bleu_by_length(srcs, hyps, refs) -> list[dict]:
     return rows
 
 
+def bleu_multi_ref(srcs, hyps, refs) -> dict:
+    """Context for the pair-level score, not a replacement: Tatoeba gives many sources several
+    translations, and the test split scores each pair, so one output meets each reference in
+    turn. Here every distinct source counts once, against all of its references."""
+    grouped: dict[str, tuple[str, list[str]]] = {}
+    for s, h, r in zip(srcs, hyps, refs):
+        grouped.setdefault(s, (h, []))[1].append(r)
+    outs = [h for h, _ in grouped.values()]
+    k = max(len(rs) for _, rs in grouped.values())
+    streams = [[rs[i] if i < len(rs) else None for _, rs in grouped.values()] for i in range(k)]
+    return {"n_sources": len(grouped), "max_refs": k, "bleu": round(sacrebleu.corpus_bleu(outs, streams).score, 2)}
+
+
 @torch.inference_mode()
 def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_size: int, device="cpu",
                 all_mask: bool = True) -> dict:
@@ -99,7 +112,7 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
     hyps = translate(ckpt.model.to(device), ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha,
                      device=device, batch_size=64 if device == "cpu" else 512)
     res = {"split": split_name, "n": len(test), "beam": beam, "alpha": alpha, **bleu_chrf(hyps, refs),
-           "bleu_by_length": bleu_by_length(srcs, hyps, refs)}
+           "bleu_by_length": bleu_by_length(srcs, hyps, refs), "bleu_multi_ref": bleu_multi_ref(srcs, hyps, refs)}
     res["seconds_cpu" if device == "cpu" else f"seconds_{device}"] = round(time.time() - t0, 1)
     return res
 
