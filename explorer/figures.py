@@ -18,6 +18,7 @@ on and require the same JSON (tests/test_figures.py), so a misspelt or invalid p
 """
 from __future__ import annotations
 
+import functools
 import html
 from typing import Sequence
 
@@ -45,7 +46,18 @@ def _figure(data: list[dict], layout: dict) -> go.Figure:
 def _scale(colorscale):
     """A named colorscale as the explicit list plotly's validator would make of it ("RdBu_r" is
     a Python-side name that plotly.js does not know)."""
-    return get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale
+    return _named_scale(colorscale) if isinstance(colorscale, str) else colorscale
+
+
+@functools.lru_cache(maxsize=None)
+def _named_scale(name: str) -> list:
+    return get_colorscale(name)  # 0.3 ms a lookup: as much as building a small figure (go.Figure copies it)
+
+
+def _subplot_title(text: str, x: float, y: float) -> dict:
+    """A panel's title above it, as make_subplots(subplot_titles=...) places them (`text` escaped)."""
+    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor="center", yanchor="bottom",
+                showarrow=False, font=dict(size=16))
 
 
 def _esc(s) -> str:
@@ -192,8 +204,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     layout = dict(
         title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
         margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white",
-        annotations=[dict(text=t, x=(d0 + d1) / 2, y=1.0, xref="paper", yref="paper", xanchor="center",
-                          yanchor="bottom", showarrow=False, font=dict(size=16)) for t, (d0, d1) in zip(titles, panels)])
+        annotations=[_subplot_title(t, (d0 + d1) / 2, 1.0) for t, (d0, d1) in zip(titles, panels)])
     for i, (d0, d1) in enumerate(panels, start=1):
         n = "" if i == 1 else str(i)
         layout[f"xaxis{n}"] = dict(_token_axis(xs, "key", _x_angle(xs)), domain=[d0, d1], anchor=f"y{n}")
@@ -302,8 +313,7 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
                                    rangemode="tozero")
         layout[f"yaxis{k}"] = dict(_token_axis([str(t) for t in toks], ""), domain=[max(0.0, top - h), top],
                                    anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
-        titles.append(dict(text=_esc(label), x=0.5, y=top, xref="paper", yref="paper", xanchor="center",
-                           yanchor="bottom", showarrow=False, font=dict(size=16)))
+        titles.append(_subplot_title(_esc(label), 0.5, top))
     most = max(len(m[1]) for m in masks)
     layout.update(title=dict(text=_esc(title)), height=int(90 + n * (60 + 24 * most)), annotations=titles,
                   margin=dict(l=10, r=10, t=70, b=10), plot_bgcolor="white")

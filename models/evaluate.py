@@ -67,7 +67,8 @@ def bleu_by_length(srcs, hyps, refs) -> list[dict]:
 def bleu_multi_ref(srcs, hyps, refs) -> dict:
     """Context for the pair-level score, not a replacement: Tatoeba gives many sources several
     translations, and the test split scores each pair, so one output meets each reference in
-    turn. Here every distinct source counts once, against all of its references."""
+    turn. Here every distinct source counts once (with its first output: decoding is deterministic),
+    against all of its references."""
     grouped: dict[str, tuple[str, list[str]]] = {}
     for s, h, r in zip(srcs, hyps, refs):
         grouped.setdefault(s, (h, []))[1].append(r)

@@ -294,6 +294,6 @@ def test_transformer_with_fewer_decoder_than_encoder_layers(tmp_path):
     """--n-dec-layers: a deep encoder with a shallow decoder trains, saves and loads with that shape."""
     folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
                          "--max-steps", "4", "--n-layers", "3", "--n-dec-layers", "1"])
-    m = load(folder).model
-    assert (len(m.encoder), len(m.decoder)) == (3, 1)
-    assert load(folder).metrics["hyperparameters"]["n_dec_layers"] == 1
+    ck = load(folder)
+    assert (len(ck.model.encoder), len(ck.model.decoder)) == (3, 1)
+    assert ck.metrics["hyperparameters"]["n_dec_layers"] == 1
