@@ -34,6 +34,7 @@ from typing import Callable, Iterator
 
 import torch
 import torch.distributed as dist
+from tokenizers import Tokenizer
 from tqdm import tqdm
 
 from models import checkpoint, data
@@ -278,6 +279,19 @@ PROBES = {  # fixed sentences whose attention is recorded during training (sourc
 }
 
 
+def bpe_dropout_variants(tok, train, args) -> list:
+    """BPE-dropout (Provilkov et al. 2020): each merge is skipped with probability p, so a word is
+    seen in several segmentations ("▁st ud ent" as well as "▁student"), a regulariser for small data.
+    The epochs cycle through the canonical encoding and `bpe_variants - 1` dropped-out ones, encoded
+    once up front; the saved tokenizer and every evaluation use the canonical, dropout-free one.
+    The `tokenizers` library draws these with its own unseeded random generator."""
+    if not args.bpe_dropout:
+        return []
+    dropped = Tokenizer.from_str(tok.to_str())
+    dropped.model.dropout = args.bpe_dropout
+    return [data.encode_pairs(dropped, train, args.max_len) for _ in range(max(0, args.bpe_variants - 1))]
+
+
 def setup_translation(args, device):
     pair = "en-ko" if "ko" in args.direction else "en-fr"
     pairs = data.read_pairs(args.data_dir, pair)
@@ -289,9 +303,14 @@ def setup_translation(args, device):
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
+    variants = [encoded] + bpe_dropout_variants(tok, train, args)
     rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
-    batches = forever(lambda e: (data.translation_batch([encoded[i] for i in b], sp["bos"], sp["eos"])
-                                 for b in data.translation_batches(encoded, args.max_tokens, rng)))
+
+    def epoch(e):
+        enc = variants[e % len(variants)]
+        return (data.translation_batch([enc[i] for i in b], sp["bos"], sp["eos"])
+                for b in data.translation_batches(enc, args.max_tokens, rng))
+    batches = forever(epoch)
     if args.arch == "transformer":
         from models.transformer import Transformer, TransformerConfig
         config = TransformerConfig(src_vocab_size=V, tgt_vocab_size=V, d_model=args.d_model, n_heads=args.n_heads,
@@ -506,6 +525,10 @@ def parse(argv=None):
                     help="BERT --init-from: allow a longer --max-len than the parent's, its position table repeated")
     ap.add_argument("--tatoeba-weight", type=float, default=data.TATOEBA_WEIGHT,
                     help=f"BERT: sampling weight of short Tatoeba sentences (default {data.TATOEBA_WEIGHT})")
+    ap.add_argument("--bpe-dropout", type=float, default=0.0,
+                    help="translation: BPE-dropout probability for training encodings (0.1 in Provilkov et al.)")
+    ap.add_argument("--bpe-variants", type=int, default=8,
+                    help="with --bpe-dropout: encodings of the training set the epochs cycle through")
     ap.add_argument("--rdrop", type=float, default=0.0,
                     help="translation: R-Drop consistency weight alpha (Liang et al. 2021; 0 = off, 5 = the paper's)")
     ap.add_argument("--cooldown", type=float, default=None,

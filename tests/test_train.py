@@ -297,3 +297,29 @@ def test_transformer_with_fewer_decoder_than_encoder_layers(tmp_path):
     ck = load(folder)
     assert (len(ck.model.encoder), len(ck.model.decoder)) == (3, 1)
     assert ck.metrics["hyperparameters"]["n_dec_layers"] == 1
+
+
+def test_bpe_dropout_varies_training_encodings_but_not_the_saved_tokenizer(tmp_path):
+    """--bpe-dropout: the extra encodings split words further (more, shorter pieces) and differ from
+    one another; the canonical encoding, the saved tokenizer and evaluation stay dropout-free."""
+    from argparse import Namespace
+
+    from models import data
+    from models.tokenizers import train_bpe
+    pairs = data.read_pairs(train.FIXTURES, "en-fr")
+    tok = train_bpe((s for p in pairs for s in p), 300, split_punct=True)
+    canonical = data.encode_pairs(tok, pairs, 64)
+    variants = train.bpe_dropout_variants(tok, pairs, Namespace(bpe_dropout=0.3, bpe_variants=3, max_len=64))
+    assert len(variants) == 2 and all(len(v) == len(pairs) for v in variants)
+    n = lambda enc: sum(len(s) + len(t) for s, t in enc)  # noqa: E731
+    assert all(n(v) > n(canonical) for v in variants)
+    assert variants[0] != variants[1]
+    assert all(s[-1] == tok.token_to_id("</s>") for v in variants for s, _ in v)  # still end with </s>
+    assert tok.model.dropout is None and data.encode_pairs(tok, pairs, 64) == canonical
+    assert train.bpe_dropout_variants(tok, pairs, Namespace(bpe_dropout=0.0, bpe_variants=8, max_len=64)) == []
+
+    folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
+                         "--max-steps", "6", "--bpe-dropout", "0.1", "--bpe-variants", "2"])
+    ck = load(folder)
+    assert ck.tokenizer.model.dropout is None
+    assert ck.metrics["hyperparameters"]["bpe_dropout"] == 0.1
