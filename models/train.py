@@ -260,6 +260,31 @@ class RDrop(Bound):
         return ModelOutput(out.logits, out.loss + self.alpha * kl[keep].sum() / (2 * keep.sum()))
 
 
+class SplitBatch(Bound):
+    """A BERT batch in two parts, each padded to its own longest row: full-length sentence pairs
+    and the short examples (Tatoeba's single sentences are about a tenth of --max-len, and padded
+    with the pairs they would cost a whole row each). The loss is the one of the batch in one
+    piece: MLM cross entropy averaged over all masked tokens of both parts, NSP over all labelled
+    pairs (a part without any, like the singles, adds nothing)."""
+
+    def forward(self, **batch):
+        parts = [{k: v for k, v in batch.items() if not k.startswith("short_")},
+                 {k[len("short_"):]: v for k, v in batch.items() if k.startswith("short_")}]
+        mlm_sum = mlm_n = nsp_sum = nsp_n = 0
+        out = None
+        for part in parts:
+            if part["input_ids"].numel() == 0:  # a shape: known on the host, no device sync
+                continue
+            out = self.m(part["input_ids"], part["segment_ids"], mlm_labels=part["mlm_labels"], **self.kwargs)
+            n = (part["mlm_labels"] != -100).sum()
+            mlm_sum = mlm_sum + torch.nan_to_num(out.loss) * n  # the part's mean (0/0 if none) times its count
+            mlm_n = mlm_n + n
+            nsp_sum = nsp_sum + torch.nn.functional.cross_entropy(out.nsp_logits.float(), part["nsp_labels"], reduction="sum")
+            nsp_n = nsp_n + (part["nsp_labels"] != -100).sum()
+        loss = mlm_sum / mlm_n.clamp(min=1) + nsp_sum / nsp_n.clamp(min=1)
+        return ModelOutput(out.mlm_logits, loss)
+
+
 def forever(make_epoch):
     epoch = 0
     while True:
@@ -460,7 +485,7 @@ def setup_bert(args, device):
             rng = random.Random(seed + (info.id if info else 0))
             s = data.BertSampler(train, weights, singles["train"], args.tatoeba_weight, sp, V, args.max_len, rng)
             while True:
-                yield s.batch(args.batch_size)
+                yield s.batch(args.batch_size, args.short_len)
 
     workers = 0 if args.smoke else min(8, os.cpu_count() or 1)
     loader = torch.utils.data.DataLoader(Stream(), batch_size=None, num_workers=workers,
@@ -480,7 +505,8 @@ def setup_bert(args, device):
 
     lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
     # training scores the MLM head on labelled positions only
-    return Bound(model, mlm_labelled_only=True), model, tok, iter(loader), evaluate, None, lr_at, meta
+    task = (SplitBatch if args.short_len else Bound)(model, mlm_labelled_only=True)
+    return task, model, tok, iter(loader), evaluate, None, lr_at, meta
 
 
 # ============================================================================ command line
@@ -529,6 +555,9 @@ def parse(argv=None):
                     help="translation: BPE-dropout probability for training encodings (0.1 in Provilkov et al.)")
     ap.add_argument("--bpe-variants", type=int, default=8,
                     help="with --bpe-dropout: encodings of the training set the epochs cycle through")
+    ap.add_argument("--short-len", type=int, default=0,
+                    help="BERT: examples of at most this many tokens form a second part of each batch, "
+                         "padded to their own length (0: one part)")
     ap.add_argument("--rdrop", type=float, default=0.0,
                     help="translation: R-Drop consistency weight alpha (Liang et al. 2021; 0 = off, 5 = the paper's)")
     ap.add_argument("--cooldown", type=float, default=None,

@@ -1,5 +1,6 @@
 """Smoke training of every architecture through the real command line (what CI runs)."""
 import json
+import math
 
 import pytest
 import torch
@@ -323,3 +324,62 @@ def test_bpe_dropout_varies_training_encodings_but_not_the_saved_tokenizer(tmp_p
     ck = load(folder)
     assert ck.tokenizer.model.dropout is None
     assert ck.metrics["hyperparameters"]["bpe_dropout"] == 0.1
+
+
+def _sampler(rng_seed=0, max_len=48):
+    import random
+
+    from models import data
+    g = random.Random(7)
+    sent = lambda: [g.randrange(5, 200) for _ in range(g.randint(4, 14))]  # noqa: E731
+    docs = {"a": [[sent() for _ in range(g.randint(2, 8))] for _ in range(30)]}
+    singles = [sent() for _ in range(100)]
+    sp = {"pad": 0, "unk": 1, "cls": 2, "sep": 3, "mask": 4}
+    return data.BertSampler(docs, {"a": 1.0}, singles, 1.0, sp, 200, max_len, random.Random(rng_seed))
+
+
+def test_split_batches_part_rows_by_length_and_pad_each_part_to_its_own():
+    b = _sampler().batch(64, short_len=20)
+    long_len, short_len = (b["input_ids"] != 0).sum(1), (b["short_input_ids"] != 0).sum(1)
+    assert len(long_len) + len(short_len) == 64 and len(short_len) > 10 and len(long_len) > 10
+    assert (long_len > 20).all() and (short_len <= 20).all()
+    assert b["short_input_ids"].shape[1] == short_len.max() and b["input_ids"].shape[1] == long_len.max()
+    assert (b["short_nsp_labels"] == -100).sum() > 0 and set(b["nsp_labels"].tolist()) <= {0, 1, -100}
+    for p in ("", "short_"):
+        assert b[p + "input_ids"].shape == b[p + "segment_ids"].shape == b[p + "mlm_labels"].shape
+    none_short = _sampler().batch(8, short_len=2)  # no row is that short: an empty part, still a valid batch
+    assert none_short["short_input_ids"].shape == (0, 1) and none_short["input_ids"].shape[0] == 8
+
+
+def test_split_batch_loss_is_the_loss_of_the_batch_in_one_piece():
+    """SplitBatch weights the parts' MLM means by their masked-token counts and NSP by labelled pairs:
+    with dropout off, cropping the short rows into their own part must not change the loss."""
+    from models.bert import Bert, BertConfig
+    torch.manual_seed(0)
+    model = Bert(BertConfig(vocab_size=200, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=48)).eval()
+    whole = _sampler(3).batch(48)
+    n_real = (whole["input_ids"] != 0).sum(1)
+    short = n_real <= 20
+    parts = {}
+    for p, rows in (("", ~short), ("short_", short)):
+        width = int(n_real[rows].max())
+        parts.update({p + "input_ids": whole["input_ids"][rows, :width],
+                      p + "segment_ids": whole["segment_ids"][rows, :width],
+                      p + "mlm_labels": whole["mlm_labels"][rows, :width], p + "nsp_labels": whole["nsp_labels"][rows]})
+    assert parts["short_input_ids"].shape[1] < whole["input_ids"].shape[1]  # the split did crop padding
+    one = train.Bound(model, mlm_labelled_only=True)(**whole).loss
+    split = train.SplitBatch(model, mlm_labelled_only=True)(**parts).loss
+    assert torch.allclose(one, split, atol=1e-5), (one, split)
+    # and the short part counts: the loss is not the long part's alone
+    a = model(parts["input_ids"], parts["segment_ids"], mlm_labels=parts["mlm_labels"],
+              nsp_labels=parts["nsp_labels"], mlm_labelled_only=True).loss
+    assert not torch.allclose(split, a, atol=1e-3)
+
+
+def test_bert_trains_with_split_batches(tmp_path):
+    folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
+                         "--max-steps", "20", "--short-len", "24"])
+    assert load(folder).metrics["hyperparameters"]["short_len"] == 24
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    losses = [r["loss"] for r in log if "loss" in r]
+    assert all(math.isfinite(x) for x in losses) and losses[-1] < losses[0]
