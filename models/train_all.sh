@@ -4,7 +4,7 @@
 # Each command below is also recorded verbatim in its checkpoint's metrics.json. The shipped
 # checkpoints came from these recipes over several invocations (README, "The models in assets/"):
 # the seq2seq models and transformer-ko-en on 2x H200, transformer-en-fr and bert on 4x H100 (bert's last
-# two stages on 2 of 4 H200s) through models/sweep.sh, which trained variants side by side and kept the
+# three stages on 2 of 4 H200s) through models/sweep.sh, which trained variants side by side and kept the
 # best on the validation split.
 set -u
 DATA=${DATA:-../shared/data}
@@ -21,9 +21,10 @@ run() { run_fg "$@" & }
 # Transformer en->fr alone on a GPU: <= 10 minutes of training is part of its target.
 run transformer-en-fr 0 transformer --direction en-fr --split-punct --cooldown 0.3 --dropout 0.2 \
     --max-tokens 24000 --lr-factor 1.2 --max-minutes 8.4 --eval-every 1000
-# BERT in five stages, each continuing from the one before: three on one GPU (8.4 + 8.4 + 6.8 minutes),
-# then two data-parallel on two GPUs (8.4 and 7.4 minutes; GPU 0 is free by then), the last with
-# 256-token sequences (its position table extended from the 128 learned ones).
+# BERT in six stages, each continuing from the one before: three on one GPU (8.4 + 8.4 + 6.8 minutes),
+# then three data-parallel on two GPUs (8.4, 7.4 and 8.0 minutes; GPU 0 is free by then), the last two
+# with 256-token sequences (the position table extended from the 128 learned ones), the last with the
+# short examples batched apart (--short-len 64) and twice the single-sentence weight.
 ( run_fg bert-stage1 1 bert --max-len 128 --max-minutes 8.4 --eval-every 2000
   run_fg bert-stage2 1 bert --max-len 128 --init-from runs/bert-stage1/checkpoint --batch-size 512 --lr 1e-3 \
       --warmup 500 --max-minutes 8.4 --eval-every 1000
@@ -31,8 +32,10 @@ run transformer-en-fr 0 transformer --direction en-fr --split-punct --cooldown 0
       --warmup 300 --batch-size 512 --lr 7e-4 --tatoeba-weight 4
   run_fg bert-stage4 0,1 bert --max-len 128 --init-from runs/bert-stage3/checkpoint --batch-size 512 --lr 1e-3 \
       --warmup 500 --max-minutes 8.4 --eval-every 1500 --tatoeba-weight 4 --valid-n 2560
-  run_fg bert 0,1 bert --init-from runs/bert-stage4/checkpoint --lr 1e-3 --warmup 500 --max-minutes 7.4 \
-      --eval-every 1500 --valid-n 2560 --max-len 256 --extend-positions --batch-size 256 --tatoeba-weight 4 ) &
+  run_fg bert-stage5 0,1 bert --init-from runs/bert-stage4/checkpoint --lr 1e-3 --warmup 500 --max-minutes 7.4 \
+      --eval-every 1500 --valid-n 2560 --max-len 256 --extend-positions --batch-size 256 --tatoeba-weight 4
+  run_fg bert 0,1 bert --init-from runs/bert-stage5/checkpoint --lr 1e-3 --warmup 500 --max-minutes 8.0 \
+      --eval-every 1500 --valid-n 2560 --max-len 256 --short-len 64 --batch-size 512 --tatoeba-weight 8 ) &
 run transformer-ko-en 2 transformer --direction ko-en --d-model 192 --n-heads 4 --n-layers 2 --d-ff 768 \
     --vocab 4000 --dropout 0.3 --max-tokens 4000 --warmup 1000 --lr-factor 0.7 --max-minutes 3 --eval-every 250 \
     --valid-frac 0.05 --test-frac 0.08

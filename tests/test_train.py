@@ -368,8 +368,12 @@ def test_split_batch_loss_is_the_loss_of_the_batch_in_one_piece():
                       p + "mlm_labels": whole["mlm_labels"][rows, :width], p + "nsp_labels": whole["nsp_labels"][rows]})
     assert parts["short_input_ids"].shape[1] < whole["input_ids"].shape[1]  # the split did crop padding
     one = train.Bound(model, mlm_labelled_only=True)(**whole).loss
+    g_one = torch.autograd.grad(one, list(model.parameters()), allow_unused=True)
     split = train.SplitBatch(model, mlm_labelled_only=True)(**parts).loss
+    g_split = torch.autograd.grad(split, list(model.parameters()), allow_unused=True)
     assert torch.allclose(one, split, atol=1e-5), (one, split)
+    for a, b in zip(g_one, g_split):  # the same gradients, so the same training step
+        assert (a is None) == (b is None) and (a is None or torch.allclose(a, b, atol=1e-5))
     # and the short part counts: the loss is not the long part's alone
     a = model(parts["input_ids"], parts["segment_ids"], mlm_labels=parts["mlm_labels"],
               nsp_labels=parts["nsp_labels"], mlm_labelled_only=True).loss
