@@ -279,7 +279,8 @@ class SplitBatch(Bound):
             n = (part["mlm_labels"] != -100).sum()
             mlm_sum = mlm_sum + torch.nan_to_num(out.loss) * n  # the part's mean (0/0 if none) times its count
             mlm_n = mlm_n + n
-            nsp_sum = nsp_sum + torch.nn.functional.cross_entropy(out.nsp_logits.float(), part["nsp_labels"], reduction="sum")
+            nsp_sum = nsp_sum + torch.nn.functional.cross_entropy(out.nsp_logits.float(), part["nsp_labels"],
+                                                                  reduction="sum")
             nsp_n = nsp_n + (part["nsp_labels"] != -100).sum()
         loss = mlm_sum / mlm_n.clamp(min=1) + nsp_sum / nsp_n.clamp(min=1)
         return ModelOutput(out.mlm_logits, loss)
