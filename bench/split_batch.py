@@ -1,0 +1,76 @@
+"""BERT's split batches (`models.train --short-len`) against the same batch in one piece, on a
+real checkpoint and real data: loss and gradient norm both ways, and of each part alone.
+
+    python bench/split_batch.py [--checkpoint assets/bert] [--data-dir ../shared/data] [--sizes 64 128]
+
+The two ways must agree (the split only crops padding); the parts alone show how noisy the
+short-sentence part's gradient is. Prints figures; asserts nothing. CPU, about 40 s for both sizes.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from models import data, train  # noqa: E402
+from models.checkpoint import load  # noqa: E402
+from models.tokenizers import special_ids  # noqa: E402
+
+
+def loss_and_grad_norm(task, model, batch) -> tuple[float, float]:
+    model.zero_grad()
+    loss = task(**batch).loss
+    loss.backward()
+    return loss.item(), torch.sqrt(sum((p.grad ** 2).sum() for p in model.parameters() if p.grad is not None)).item()
+
+
+def split(whole: dict, short_len: int) -> dict:
+    """The one-piece batch's rows of at most short_len real tokens as `short_*`, each part cropped."""
+    n_real = (whole["input_ids"] != 0).sum(1)
+    parts = {}
+    for prefix, rows in (("", n_real > short_len), ("short_", n_real <= short_len)):
+        width = int(n_real[rows].max())
+        parts.update({prefix + k: whole[k][rows, :width] for k in ("input_ids", "segment_ids", "mlm_labels")})
+        parts[prefix + "nsp_labels"] = whole["nsp_labels"][rows]
+    return parts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--checkpoint", default="assets/bert")
+    ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--sizes", type=int, nargs="+", default=[64, 128])
+    ap.add_argument("--short-len", type=int, default=64)
+    ap.add_argument("--tatoeba-weight", type=float, default=8.0)
+    args = ap.parse_args()
+    ck = load(args.checkpoint)
+    tok, model = ck.tokenizer, ck.model.eval()  # eval: no dropout, so both ways see the same function
+    meta = ck.metrics["data"]
+    _, corpora, _, singles = train._bert_data(tok, args.data_dir, meta["split_seed"], meta["heldout_frac"], True)
+    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
+    corpora = {k: v for k, v in corpora.items() if v and weights[k] > 0}
+    sp, V = special_ids(tok), tok.get_vocab_size()
+    one, two = train.Bound(model, mlm_labelled_only=True), train.SplitBatch(model, mlm_labelled_only=True)
+    for n in args.sizes:
+        sampler = data.BertSampler(corpora, weights, singles["train"], args.tatoeba_weight, sp, V,
+                                   meta["max_len"], random.Random(1))
+        whole = sampler.batch(n)
+        parts = split(whole, args.short_len)
+        t = time.time()
+        a, b = loss_and_grad_norm(one, model, whole), loss_and_grad_norm(two, model, parts)
+        long_alone = loss_and_grad_norm(one, model, {k: v for k, v in parts.items() if not k.startswith("short_")})
+        short_alone = loss_and_grad_norm(one, model, {k[len("short_"):]: v for k, v in parts.items()
+                                                      if k.startswith("short_") and k != "short_nsp_labels"})
+        print(f"{n} sequences ({len(parts['short_input_ids'])} short): loss, gradient norm "
+              f"one piece {a[0]:.4f}, {a[1]:.4f} | split {b[0]:.4f}, {b[1]:.4f} | "
+              f"long part alone {long_alone[0]:.4f}, {long_alone[1]:.4f} | "
+              f"short part alone (MLM) {short_alone[0]:.4f}, {short_alone[1]:.4f} | {time.time() - t:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
