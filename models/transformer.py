@@ -108,14 +108,19 @@ class DecoderLayer(nn.Module):
         self.ffn = FeedForward(c.d_model, c.d_ff, c.dropout)
         self.sub1, self.sub2, self.sub3 = (Sublayer(c.d_model, c.dropout, c.pre_ln) for _ in range(3))
 
-    def forward(self, y, memory, tgt_mask, src_mask, need_weights):
+    def forward(self, y, memory, tgt_mask, src_mask, need_weights, past=None):
+        """y (B, T, d_model). past (decoding, see Transformer.step): this layer's self-attention
+        inputs at the earlier positions, (B, t, d_model); y is then the newest position alone and
+        may see all of past and itself, so tgt_mask is None. Also returns the self-attention
+        inputs of past + y: the next step's past."""
         h = self.sub1.inp(y)
-        self_attn = self.self_attn(h, h, tgt_mask, need_weights)
+        seen = h if past is None else torch.cat([past, h], dim=1)
+        self_attn = self.self_attn(h, seen, tgt_mask, need_weights)
         y = self.sub1.add(y, self_attn.out)
         cross = self.cross_attn(self.sub2.inp(y), memory, src_mask, need_weights)
         y = self.sub2.add(y, cross.out)
         y = self.sub3.add(y, self.ffn(self.sub3.inp(y)))
-        return y, self_attn, cross
+        return y, self_attn, cross, seen
 
 
 def _stack(attns, field):
@@ -154,10 +159,11 @@ class Transformer(nn.Module):
         elif isinstance(m, nn.Embedding):
             nn.init.normal_(m.weight, std=m.embedding_dim ** -0.5)
 
-    def embed(self, emb: nn.Embedding, ids: torch.Tensor) -> torch.Tensor:
-        """Token embedding * sqrt(d_model) (sec. 3.4) + positional encoding, then dropout."""
+    def embed(self, emb: nn.Embedding, ids: torch.Tensor, start: int = 0) -> torch.Tensor:
+        """Token embedding * sqrt(d_model) (sec. 3.4) + positional encoding of positions
+        start, start + 1, ..., then dropout."""
         x = emb(ids) * math.sqrt(self.config.d_model)  # (B, T, d_model)
-        return self.dropout(x + self.pe[: ids.size(1)])
+        return self.dropout(x + self.pe[start: start + ids.size(1)])
 
     def encode(self, src: torch.Tensor, need_weights: bool = False):
         """src (B, S) -> memory (B, S, d_model), src_mask (B, 1, 1, S), per-layer attention."""
@@ -168,18 +174,15 @@ class Transformer(nn.Module):
             attns.append(a)
         return self.enc_norm(x), src_mask, attns
 
-    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False, last_only: bool = False):
-        """tgt_in (B, T) -> logits (B, T, V) (or (B, 1, V) for the last position only), per-layer
-        self and cross attention."""
+    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False):
+        """tgt_in (B, T) -> logits (B, T, V), per-layer self and cross attention."""
         T = tgt_in.size(1)
         tgt_mask = causal_mask(T, tgt_in.device)[None, None] & (tgt_in != self.config.pad_id)[:, None, None, :]
         y, self_attns, cross_attns = self.embed(self.tgt_emb, tgt_in), [], []
         for layer in self.decoder:
-            y, sa, ca = layer(y, memory, tgt_mask, src_mask, need_weights)
+            y, sa, ca, _ = layer(y, memory, tgt_mask, src_mask, need_weights)
             self_attns.append(sa)
             cross_attns.append(ca)
-        if last_only:  # decoding needs only the next token: skip the vocabulary projection elsewhere
-            y = y[:, -1:]  # (B, 1, d_model)
         return self.out_proj(self.dec_norm(y)), self_attns, cross_attns
 
     def forward(self, src, tgt_in, tgt_out=None, need_weights: bool = False, label_smoothing: float = 0.0):
@@ -202,6 +205,20 @@ class Transformer(nn.Module):
         return memory, src_mask
 
     def step(self, memory, prefix, state):
-        """Next-token logits given the whole prefix (no KV cache: sentences are short)."""
-        logits, _, _ = self.decode(prefix, *memory, last_only=True)
-        return logits[:, -1], state, None
+        """Next-token logits after prefix (B, t), running the decoder on its last token only.
+
+        A key-value cache in its plainest form: `state` holds, per decoder layer, the inputs of
+        self-attention at the positions decoded before, (B, t - 1, d_model); the new position's
+        query attends to them and to itself. This is exact, not an approximation: under the causal
+        mask no position's layer inputs depend on later ones, so the earlier ones never change.
+        (Keys and values are projected again from these inputs each step, which keeps
+        MultiHeadAttention as it is.) A decoding prefix holds no padding: a finished row repeats
+        </s>. The attention shown in the app comes from one teacher-forced pass afterwards."""
+        memory, src_mask = memory
+        t = prefix.size(1)
+        y = self.embed(self.tgt_emb, prefix[:, -1:], start=t - 1)  # (B, 1, d_model)
+        cache = []
+        for layer, past in zip(self.decoder, state or [None] * len(self.decoder)):
+            y, _, _, seen = layer(y, memory, None, src_mask, False, past)
+            cache.append(seen)
+        return self.out_proj(self.dec_norm(y))[:, -1], tuple(cache), None

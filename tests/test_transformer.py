@@ -95,6 +95,31 @@ def test_beam_log_probs_match_teacher_forcing():
     assert h.steps == pytest.approx(want, abs=1e-4)
 
 
+@pytest.mark.parametrize("pre_ln", [False, True])
+def test_cached_decoding_step_equals_the_full_prefix_pass(pre_ln):
+    """Transformer.step runs the decoder on the newest token with the earlier positions' layer
+    inputs cached; its logits must equal those of a teacher-forced pass over the whole prefix, at
+    every step, for a padded batch of sources, also after the beams are reordered."""
+    torch.manual_seed(5)
+    m = tiny(pre_ln=pre_ln, n_dec_layers=3)
+    src, _, _ = batch()
+    memory = m.start(src)
+    prefix = torch.full((2, 1), BOS)
+    state = None
+    for t in range(8):
+        logits, state, _ = m.step(memory, prefix, state)
+        full = m.decode(prefix, *memory)[0][:, -1]
+        torch.testing.assert_close(logits, full, atol=1e-5, rtol=1e-5)
+        assert len(state) == 3 and all(s.shape == (2, t + 1, 16) for s in state)
+        nxt = torch.randint(4, 20, (2, 1))
+        if t == 4:  # as beam search does: rows swap places, and the state must follow them
+            flip = torch.tensor([1, 0])
+            memory = tuple(x.index_select(0, flip) for x in memory)
+            state = tuple(x.index_select(0, flip) for x in state)
+            prefix = prefix.index_select(0, flip)
+        prefix = torch.cat([prefix, nxt], dim=1)
+
+
 def test_learns_to_copy():
     torch.manual_seed(0)
     cfg = TransformerConfig(src_vocab_size=12, tgt_vocab_size=12, d_model=32, n_heads=2, n_layers=1, d_ff=64,
