@@ -24,6 +24,8 @@ from typing import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+from _plotly_utils.utils import convert_to_base64  # what Figure.to_dict applies
 from plotly.colors import get_colorscale
 
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
@@ -38,9 +40,37 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 VALIDATE = False  # tests set True to build every figure through plotly's validators
 
 
-def _figure(data: list[dict], layout: dict) -> go.Figure:
+def _spec(data: list[dict], layout: dict) -> dict:
+    """The plotly.js figure {"data", "layout"} that the figure functions build as plain dicts."""
     layout = {k: v for k, v in layout.items() if not (isinstance(v, list) and not v)}  # as validation drops them
-    return go.Figure(dict(data=data, layout=layout), _validate=VALIDATE)
+    return dict(data=data, layout=layout)
+
+
+def _figure(data: list[dict], layout: dict) -> go.Figure:
+    return go.Figure(_spec(data, layout), _validate=VALIDATE)
+
+
+@functools.lru_cache(maxsize=1)
+def _template() -> dict:
+    return pio.templates[pio.templates.default].to_plotly_json()
+
+
+def _tree_copy(x):
+    """Dicts and lists copied, arrays and scalars shared (convert_to_base64 replaces, never edits, them)."""
+    if isinstance(x, dict):
+        return {k: _tree_copy(v) for k, v in x.items()}
+    return [_tree_copy(v) for v in x] if isinstance(x, (list, tuple)) else x
+
+
+def spec_json(spec: dict) -> str:
+    """A figure spec (from a `*_spec` function) as the JSON `go.Figure(spec).to_json()` writes,
+    without building the figure object: for a 6 x 6 head grid that object (72 axes) costs more
+    than the model's forward pass. As `Figure.to_dict` does, numpy arrays go out as plotly.js
+    typed arrays (base64) and the default template is added. A test checks the JSONs are equal."""
+    out = _tree_copy(spec)
+    out["layout"].setdefault("template", _template())
+    convert_to_base64(out)
+    return pio.json.to_json_plotly(out)
 
 
 def _scale(colorscale):
@@ -218,12 +248,20 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
               segments: Sequence[int] | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
     shared colour scale; `selected` = (layer, head), 0-based, is outlined."""
+    return go.Figure(head_grid_spec(att, x_tokens, y_tokens, title, selected, zmin, zmax, segments),
+                     _validate=VALIDATE)
+
+
+def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
+                   selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
+                   segments: Sequence[int] | None = None) -> dict:
+    """head_grid as a plain figure spec (see spec_json)."""
     a = np.asarray(att, dtype=np.float32)
     if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
     L, H, nq, nk = a.shape
     if L == 0 or H == 0:
-        return placeholder("No attention heads.", title)
+        return placeholder("No attention heads.", title).to_plotly_json()
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     # Hover names each cell's tokens through category axes ("#3 the": the position keeps repeated
     # tokens apart) rather than per-cell customdata: the grid repeats its labels per head, not per
@@ -263,7 +301,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
     layout.update(title=dict(text=_esc(title)), height=int(90 + L * cell), shapes=shapes, annotations=notes,
                   coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
-    return _figure(traces, layout)
+    return _spec(traces, layout)
 
 
 # ----------------------------------------------------------------------------- bar charts

@@ -145,10 +145,15 @@ def test_api_endpoints_return_figures_and_the_records_json():
     _, fig, trace = app.translate_api(EN, "seq2seq-additive")
     np.testing.assert_array_equal(z(fig), inf.translate("seq2seq-additive", EN).trace.cross[0, 0])
     topk, grid, trace = app.fill_mask_api("the man went to the [MASK] .", 4)
-    assert trace == inf.fill_mask("the man went to the [MASK] .", 4).to_json()
+    r = inf.fill_mask("the man went to the [MASK] .", 4)
+    assert trace == r.to_json()
     assert [p["probability"] for p in trace["masks"][0]["predictions"]] == list(topk.data[0].x)
+    # the grid goes out as the JSON Gradio would write for the UI's figure, without building it
+    assert grid.type == "plotly" and json.loads(grid.plot) == json.loads(app._bert_grid(r, 0, 0).to_json())
     nsp_fig, grid, trace = app.nsp_api("the man went to the store .", "he bought a gallon of milk .")
     assert list(nsp_fig.data[0].y) == [trace["is_next"], trace["not_next"]]
+    r = inf.nsp("the man went to the store .", "he bought a gallon of milk .")
+    assert json.loads(grid.plot) == json.loads(app._bert_grid(r, 0, 0).to_json())
 
 
 @pytest.mark.parametrize("call,message", [

@@ -379,7 +379,11 @@ def check_markdown(s: str):
 
 def check_figure(fig):
     """Plotly renders a subset of HTML in titles, ticks and hover text: only its own tags allowed."""
-    for s in _strings(fig.to_plotly_json()):
+    from gradio.components.plot import PlotData
+    if isinstance(fig, PlotData):  # a figure the app already wrote as Gradio's JSON (the API's grid)
+        assert fig.type == "plotly"
+        fig = json.loads(fig.plot)
+    for s in _strings(fig if isinstance(fig, dict) else fig.to_plotly_json()):
         tags = {t.lower() for t in _TAG.findall(s)}
         assert tags <= PLOTLY_TAGS, f"unexpected tag(s) {tags - PLOTLY_TAGS} in figure text {s[:200]!r}"
         assert "<script" not in s.lower() and "<img" not in s.lower()
@@ -393,6 +397,7 @@ def check_outputs(out, markdown_at=()):
     dataclass) and check each part by kind: figures and markdown escaped, JSON strict UTF-8
     data, downloads free of payloads. `markdown_at`: the positions of a list's markdown."""
     import plotly.graph_objects as go
+    from gradio.components.plot import PlotData
     if isinstance(out, tuple):  # an API endpoint's outputs
         parts = [(None, p) for p in out]
     elif isinstance(out, list):  # an event's outputs; a dict there is gr.State (server-side, never sent)
@@ -400,7 +405,7 @@ def check_outputs(out, markdown_at=()):
     else:
         parts = [(f, getattr(out, f)) for f in out.__dataclass_fields__]
     for name, p in parts:
-        if isinstance(p, go.Figure):
+        if isinstance(p, (go.Figure, PlotData)):
             check_figure(p)
         elif name in MARKDOWN_FIELDS:
             check_markdown(p)
