@@ -28,11 +28,11 @@ import os
 from dataclasses import dataclass, fields
 
 import gradio as gr
-from gradio.components.plot import PlotData
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import torch
+from gradio.components.plot import PlotData
 
 from explorer import byo_bert
 from explorer import figures as fg

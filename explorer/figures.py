@@ -248,8 +248,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
               segments: Sequence[int] | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
     shared colour scale; `selected` = (layer, head), 0-based, is outlined."""
-    return go.Figure(head_grid_spec(att, x_tokens, y_tokens, title, selected, zmin, zmax, segments),
-                     _validate=VALIDATE)
+    return _figure(**head_grid_spec(att, x_tokens, y_tokens, title, selected, zmin, zmax, segments))
 
 
 def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
