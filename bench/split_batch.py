@@ -29,17 +29,6 @@ def loss_and_grad_norm(task, model, batch) -> tuple[float, float]:
     return loss.item(), torch.sqrt(sum((p.grad ** 2).sum() for p in model.parameters() if p.grad is not None)).item()
 
 
-def split(whole: dict, short_len: int) -> dict:
-    """The one-piece batch's rows of at most short_len real tokens as `short_*`, each part cropped."""
-    n_real = (whole["input_ids"] != 0).sum(1)
-    parts = {}
-    for prefix, rows in (("", n_real > short_len), ("short_", n_real <= short_len)):
-        width = int(n_real[rows].max())
-        parts.update({prefix + k: whole[k][rows, :width] for k in ("input_ids", "segment_ids", "mlm_labels")})
-        parts[prefix + "nsp_labels"] = whole["nsp_labels"][rows]
-    return parts
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkpoint", default="assets/bert")
@@ -60,7 +49,7 @@ def main():
         sampler = data.BertSampler(corpora, weights, singles["train"], args.tatoeba_weight, sp, V,
                                    meta["max_len"], random.Random(1))
         whole = sampler.batch(n)
-        parts = split(whole, args.short_len)
+        parts = data.split_batch(whole, args.short_len, sp["pad"])
         t = time.time()
         a, b = loss_and_grad_norm(one, model, whole), loss_and_grad_norm(two, model, parts)
         long_alone = loss_and_grad_norm(one, model, {k: v for k, v in parts.items() if not k.startswith("short_")})

@@ -261,9 +261,7 @@ class BertSampler:
         return out
 
     def batch(self, n: int, short_len: int = 0) -> dict:
-        """n examples, padded to the longest. short_len > 0: the examples of at most short_len tokens
-        (the single sentences, mostly) come apart as `short_*` tensors padded to their own longest,
-        so that they do not cost a full-length row each; see models.train.SplitBatch."""
+        """n examples, padded to the longest and masked. short_len > 0: split by split_batch."""
         rows, segs, nsp = [], [], []
         cls, sep = self.specials["cls"], self.specials["sep"]
         for _ in range(n):
@@ -274,23 +272,25 @@ class BertSampler:
             rows.append(ids)
             segs.append(seg)
             nsp.append(is_next)
-        groups = [range(n)]
-        if short_len:
-            short = {i for i in range(n) if len(rows[i]) <= short_len}
-            groups = [[i for i in range(n) if i not in short], sorted(short)]
-        out = {}
-        for prefix, idx in zip(("", "short_"), groups):
-            if not idx:  # an empty part: shape (0, 1), skipped by the model call
-                empty = torch.zeros((0, 1), dtype=torch.long)
-                out.update({prefix + "input_ids": empty, prefix + "segment_ids": empty,
-                            prefix + "mlm_labels": empty, prefix + "nsp_labels": torch.zeros(0, dtype=torch.long)})
-                continue
-            input_ids = pad([rows[i] for i in idx], self.specials["pad"])
-            inputs, labels = mask_tokens(input_ids, self.specials, self.vocab_size, self.rng)
-            out.update({prefix + "input_ids": inputs, prefix + "segment_ids": pad([segs[i] for i in idx], 0),
-                        prefix + "mlm_labels": labels,
-                        prefix + "nsp_labels": torch.tensor([nsp[i] for i in idx], dtype=torch.long)})
-        return out
+        input_ids = pad(rows, self.specials["pad"])
+        inputs, labels = mask_tokens(input_ids, self.specials, self.vocab_size, self.rng)
+        out = {"input_ids": inputs, "segment_ids": pad(segs, 0), "mlm_labels": labels,
+               "nsp_labels": torch.tensor(nsp, dtype=torch.long)}
+        return split_batch(out, short_len, self.specials["pad"]) if short_len else out
+
+
+def split_batch(batch: dict, short_len: int, pad_id: int = 0) -> dict:
+    """A BERT batch's rows of at most short_len real tokens (the single sentences, mostly) as
+    `short_*` tensors, the others as before, each part cropped to its own longest row, so that a
+    short row no longer costs a full-length one (models.train.SplitBatch takes this). A part with
+    no rows has shape (0, 1)."""
+    n_real = (batch["input_ids"] != pad_id).sum(1)
+    out = {}
+    for prefix, rows in (("", n_real > short_len), ("short_", n_real <= short_len)):
+        width = int(n_real[rows].max()) if rows.any() else 1
+        out.update({prefix + k: batch[k][rows, :width] for k in ("input_ids", "segment_ids", "mlm_labels")})
+        out[prefix + "nsp_labels"] = batch["nsp_labels"][rows]
+    return out
 
 
 def mask_tokens(input_ids: torch.Tensor, specials: dict, vocab_size: int, rng: random.Random,

@@ -358,15 +358,9 @@ def test_split_batch_loss_is_the_loss_of_the_batch_in_one_piece():
     torch.manual_seed(0)
     model = Bert(BertConfig(vocab_size=200, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=48)).eval()
     whole = _sampler(3).batch(48)
-    n_real = (whole["input_ids"] != 0).sum(1)
-    short = n_real <= 20
-    parts = {}
-    for p, rows in (("", ~short), ("short_", short)):
-        width = int(n_real[rows].max())
-        parts.update({p + "input_ids": whole["input_ids"][rows, :width],
-                      p + "segment_ids": whole["segment_ids"][rows, :width],
-                      p + "mlm_labels": whole["mlm_labels"][rows, :width], p + "nsp_labels": whole["nsp_labels"][rows]})
+    parts = train.data.split_batch(whole, 20)
     assert parts["short_input_ids"].shape[1] < whole["input_ids"].shape[1]  # the split did crop padding
+    assert len(parts["input_ids"]) + len(parts["short_input_ids"]) == 48
     one = train.Bound(model, mlm_labelled_only=True)(**whole).loss
     g_one = torch.autograd.grad(one, list(model.parameters()), allow_unused=True)
     split = train.SplitBatch(model, mlm_labelled_only=True)(**parts).loss
@@ -382,8 +376,9 @@ def test_split_batch_loss_is_the_loss_of_the_batch_in_one_piece():
 
 def test_bert_trains_with_split_batches(tmp_path):
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
-                         "--max-steps", "20", "--short-len", "24"])
+                         "--max-steps", "40", "--short-len", "24"])
     assert load(folder).metrics["hyperparameters"]["short_len"] == 24
     log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
     losses = [r["loss"] for r in log if "loss" in r]
-    assert all(math.isfinite(x) for x in losses) and losses[-1] < losses[0]
+    # the loss falls (first three logged steps against the last three: single steps are noisy)
+    assert all(math.isfinite(x) for x in losses) and sum(losses[-3:]) < sum(losses[:3])
