@@ -19,10 +19,16 @@ BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
 def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2,
-              split_punct: bool = False) -> Tokenizer:
+              split_punct: bool = False, elision: bool = False) -> Tokenizer:
     """split_punct: punctuation becomes its own token ("▁student", "." rather than "▁student."),
     so that the vocabulary is not spent on word+punctuation variants; decoding is unchanged
-    (a piece without "▁" joins the previous one: "L", "'", "animal" -> "L'animal")."""
+    (a piece without "▁" joins the previous one: "L", "'", "animal" -> "L'animal").
+
+    elision: the word after an apostrophe starts a word of its own, as Moses tokenizes French
+    elision ("l'animal" -> "▁L", "'", "▁animal" rather than "▁L", "'", "an", "im", "al"), so "est"
+    in "c'est" is the same piece as in "il est". The normaliser writes one space after every
+    apostrophe and the decoder takes exactly that space out again, so text round-trips as before
+    ("the students' books" keeps its own space)."""
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.NFKC()
     tok.pre_tokenizer = pre_tokenizers.Metaspace()
@@ -30,6 +36,10 @@ def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2,
         tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Metaspace(),
                                                      pre_tokenizers.Punctuation("isolated")])
     tok.decoder = decoders.Metaspace()
+    if elision:
+        tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("'", "' ")])
+        tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.Fuse(),
+                                         decoders.Replace("' ", "'"), decoders.Strip(" ", 1, 0)])
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
                                   special_tokens=TRANSLATION_SPECIALS, show_progress=False)
     tok.train_from_iterator(texts, trainer)

@@ -325,7 +325,8 @@ def setup_translation(args, device):
     train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
     if args.smoke:
         train, valid = train[:200], valid[:20]
-    tok = agree_tokenizer(train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct), device)
+    tok = train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision)
+    tok = agree_tokenizer(tok, device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     encoded = data.encode_pairs(tok, train, args.max_len)
@@ -546,6 +547,8 @@ def parse(argv=None):
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
     ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
+    ap.add_argument("--elision", action="store_true",
+                    help="translation: the word after an apostrophe is a word of its own (l'animal -> ▁l ' ▁animal)")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
     ap.add_argument("--extend-positions", action="store_true",

@@ -4,6 +4,8 @@ import json
 import pytest
 import torch
 
+from tokenizers import Tokenizer
+
 from models.checkpoint import CheckpointError, load, save
 from models.tokenizers import train_bpe, train_wordpiece
 from models.transformer import Transformer, TransformerConfig
@@ -105,3 +107,15 @@ def test_bpe_with_split_punctuation_round_trips():
     assert enc.tokens[-1] == "." and "▁étudiant" in enc.tokens
     for s in set(sents):
         assert tok.decode(tok.encode(s).ids) == s
+
+
+def test_bpe_elision_starts_a_word_after_the_apostrophe_and_round_trips():
+    odd = ["the students' books", "' notes '", "la  rue", "''", "l'", "Aujourd'hui, c'est l'été."]
+    sents = ["C'est l'animal.", "L'animal n'a pas traversé la rue.", "Il est là.", "Qu'il est grand !",
+             "I don't know.", "Tenons-nous-en au plan.", "나는 학생 입니다.", *odd] * 20
+    plain = train_bpe(sents, 300, split_punct=True)
+    tok = Tokenizer.from_str(train_bpe(sents, 300, split_punct=True, elision=True).to_str())  # as saved
+    assert "▁animal" in tok.encode("L'animal").tokens and "animal" not in tok.encode("L'animal").tokens
+    assert tok.encode("c'est").tokens[-1] == tok.encode("est").tokens[-1] == "▁est"
+    for s in set(sents):  # the same text back as without elision
+        assert tok.decode(tok.encode(s).ids) == plain.decode(plain.encode(s).ids) == s
