@@ -1,0 +1,72 @@
+"""Attention entropy collapse: per layer and head, how peaked BERT's self-attention is, and how
+large the query weights and the attention LayerNorm gains have grown, for one or more checkpoints.
+
+    python bench/head_entropy.py assets/bert [OTHER_CHECKPOINT ...]
+
+A head whose every row puts all its weight on one token (mean row entropy near 0, mean top
+weight near 1) has saturated logits; Zhai et al. 2023 ("Stabilizing Transformer Training by
+Preventing Attention Entropy Collapse") tie such heads to loss spikes and divergence, which is
+what continuing the shipped BERT at lr 5e-4 or more did (runs bQ, bR, bS in the README).
+Comparing a checkpoint with its parent shows which head collapsed and which weights grew.
+CPU, a few seconds per checkpoint. Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from explorer.lab import row_entropy  # noqa: E402
+from models.checkpoint import load  # noqa: E402
+
+PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
+    ("The city was founded in the twelfth century and soon became an important trading centre.",
+     "Its harbour was enlarged twice before the railway arrived."),
+    ("I am a student.", "I like to read books about history in the evening."),
+    ("After the war, the government introduced new laws to protect workers and their families.",
+     "The weather was cold and the river froze early that year."),
+    ("She opened the window because the room was too warm.", "Then she sat down and wrote a letter."),
+]
+COLLAPSED = 0.99  # mean top weight above this: the head is a one-hot pointer
+
+
+def head_stats(ckpt) -> tuple[np.ndarray, np.ndarray]:
+    """Mean row entropy (nats) and mean top weight per [layer, head], over every real query row."""
+    tok, model = ckpt.tokenizer, ckpt.model.eval()
+    ent, top, rows = 0.0, 0.0, 0
+    for a, b in PAIRS:
+        enc = tok.encode(a, b)
+        with torch.no_grad():
+            out = model(torch.tensor([enc.ids]), torch.tensor([enc.type_ids]), need_weights=True)
+        att = torch.as_tensor(out.trace.enc_self)[0].double().numpy()  # [L, H, T, T]
+        ent = ent + row_entropy(att).sum(-1)
+        top = top + att.max(-1).sum(-1)
+        rows += att.shape[-2]
+    return ent / rows, top / rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("checkpoints", nargs="+")
+    args = ap.parse_args()
+    for path in args.checkpoints:
+        ckpt = load(path)
+        ent, top = head_stats(ckpt)
+        print(f"== {path}")
+        for layer in range(ent.shape[0]):
+            attn = ckpt.model.layers[layer].attn
+            norm = ckpt.model.layers[layer].attn_norm
+            print(f"layer {layer}: entropy " + " ".join(f"{e:4.2f}" for e in ent[layer])
+                  + " | top weight " + " ".join(f"{t:4.2f}" for t in top[layer])
+                  + f" | |W_q| {attn.q_proj.weight.norm():6.1f} |W_k| {attn.k_proj.weight.norm():6.1f}"
+                  + f" max LN gain {norm.weight.abs().max():4.2f}")
+        collapsed = [(int(i), int(j)) for i, j in zip(*np.nonzero(top > COLLAPSED))]
+        print("collapsed heads (layer, head): " + (", ".join(map(str, collapsed)) if collapsed else "none"))
+
+
+if __name__ == "__main__":
+    main()
