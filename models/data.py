@@ -201,6 +201,14 @@ def split_docs(docs: list, seed: int, heldout_frac: float):
     return [d for i, d in enumerate(docs) if i not in held], [d for i, d in enumerate(docs) if i in held]
 
 
+def halves(docs: list, seed: int) -> tuple[list, list]:
+    """Held-out documents into two disjoint halves, (valid, test), by a seeded shuffle, so that the
+    test metrics read documents that checkpoint selection never read."""
+    idx = list(range(len(docs)))
+    random.Random(seed).shuffle(idx)
+    return [docs[i] for i in sorted(idx[0::2])], [docs[i] for i in sorted(idx[1::2])]
+
+
 @dataclass
 class BertSampler:
     """Draws BERT pre-training examples from tokenised documents (lists of sentence id lists)."""

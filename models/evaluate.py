@@ -124,7 +124,7 @@ def main(argv=None):
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
     ap.add_argument("--beam", type=int, default=None, help="beam size (default: the one in metrics.json)")
     ap.add_argument("--alpha", type=float, default=None, help="beam length penalty (default: metrics.json's, else 0.6)")
-    ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha")
+    ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha; BERT: the validation half of the held-out documents")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
     ap.add_argument("--device", default="cpu", help="cpu (default; what metrics.json records) or cuda")
     ap.add_argument("--bert-batches", type=int, default=80,
@@ -139,11 +139,13 @@ def main(argv=None):
         ckpt = load(folder)
         arch = ckpt.config.arch
         if arch == "bert":
-            from models.train import TEST_DRAW, bert_heldout_data, bert_heldout_eval
+            from models.train import TEST_DRAW, VALID_DRAW, bert_heldout_data, bert_heldout_eval
             meta = ckpt.metrics["data"]
-            held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta)
+            held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
-                                    device=args.device, n_batches=args.bert_batches, seed=TEST_DRAW)
+                                    device=args.device, n_batches=args.bert_batches,
+                                    seed=TEST_DRAW if args.split == "test" else VALID_DRAW)
+            res = {"split": args.split, **res}
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)

@@ -393,16 +393,19 @@ def setup_translation(args, device):
 
 
 def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
-    """Tokenised train/held-out documents per corpus, and Tatoeba singles (train/held-out).
+    """Tokenised documents per corpus for training and held out, the held-out ones in disjoint
+    halves: held = {"valid": {corpus: docs}, "test": {corpus: docs}}. Tatoeba English sentences as
+    singles = {"train", "valid", "test"}: the translation split's own three parts.
     corpora: what data.load_bert_corpora returned, when the caller has it already."""
     corpora = corpora if corpora is not None else data.load_bert_corpora(data_dir, required=required)
-    train, held = {}, {}
+    train, held = {}, {"valid": {}, "test": {}}
     for name, docs in corpora.items():
         if name == "wikitext2-valid":
             tr, he = [], docs  # the held-out Wikipedia set
         else:
             tr, he = data.split_docs(docs, seed, heldout_frac)
-        for dest, ds in ((train, tr), (held, he)):
+        valid, test = data.halves(he, seed)
+        for dest, ds in ((train, tr), (held["valid"], valid), (held["test"], test)):
             flat = [s for d in ds for s in d]
             ids = [e.ids for e in tok.encode_batch(flat, add_special_tokens=False)] if flat else []
             it, out = iter(ids), []
@@ -410,18 +413,19 @@ def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bo
                 out.append([next(it) for _ in d])
             dest[name] = out
     pairs = data.read_pairs(data_dir, "en-fr")
-    split = data.split_by_source(pairs, seed, 0.01, 0.015)  # the translation split's test English = held-out
+    split = data.split_by_source(pairs, seed, 0.01, 0.015)  # the translation split's valid/test English = held-out
     singles = {}
-    for k in ("train", "test"):
+    for k in ("train", "valid", "test"):
         sents = sorted({en for en, _ in split[k]})
         singles[k] = [e.ids for e in tok.encode_batch(sents, add_special_tokens=False)]
     return corpora, train, held, singles
 
 
-def bert_heldout_data(tok, data_dir: Path, meta: dict):
-    """(held-out documents per corpus, held-out Tatoeba sentences), tokenised, from a run's data metadata."""
+def bert_heldout_data(tok, data_dir: Path, meta: dict, split: str = "test"):
+    """(held-out documents per corpus, held-out Tatoeba sentences) of one split, "valid" or "test",
+    tokenised, from a run's data metadata."""
     _, _, held, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
-    return held, singles["test"]
+    return held[split], singles[split]
 
 
 VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
@@ -430,8 +434,8 @@ VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint se
 def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
                       batch=64, seed: int = VALID_DRAW) -> dict:
     """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic).
-    Validation (training's selection) and test (models.evaluate) read the same held-out documents
-    but draw different sequences, masks and NSP pairs from them (`seed`)."""
+    Validation (training's selection) and test (models.evaluate) read disjoint halves of the held-out
+    documents and sentences (`_bert_data`), and draw with their own seeds (`seed`)."""
     sp, V = special_ids(tok), tok.get_vocab_size()
     mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V, max_len,
                                                   random.Random(seed))
@@ -495,6 +499,7 @@ def setup_bert(args, device):
     meta = {"split_seed": args.split_seed, "heldout_frac": args.heldout_frac, "max_len": args.max_len,
             "required": required, "corpora": {k: len(v) for k, v in raw.items()}, "weights": weights,
             "tatoeba_weight": args.tatoeba_weight,
+            "valid_test": "disjoint halves of the held-out documents; Tatoeba valid / test sentences",
             "files": {rel: data.file_sha256(data.find(args.data_dir, rel))
                       for k, (rel, _, _) in data.BERT_CORPORA.items() if k in raw}}
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
@@ -502,7 +507,7 @@ def setup_bert(args, device):
 
     def evaluate(task):
         n_batches = 4 if args.smoke else max(1, args.valid_n // 64)  # 64 sequences a batch, per held-out set
-        r = bert_heldout_eval(task.m, tok, held, singles["test"], args.max_len, device, n_batches=n_batches)
+        r = bert_heldout_eval(task.m, tok, held["valid"], singles["valid"], args.max_len, device, n_batches=n_batches)
         return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
 
     lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)

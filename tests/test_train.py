@@ -269,25 +269,28 @@ def test_every_process_takes_rank_zeros_tokenizer(tmp_path):
     assert train.agree_tokenizer(train_wordpiece(["alone here"] * 3, 60), "cpu").token_to_id("alone") is not None
 
 
-def test_bert_test_metrics_draw_other_sequences_than_selection(tmp_path, capsys, monkeypatch):
-    """models.evaluate must not score BERT on the sequences that chose its checkpoint: same held-out
-    documents, another seeded draw (sequences, masks and NSP pairs)."""
-    import random
+def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys, monkeypatch):
+    """models.evaluate must not score BERT on what chose its checkpoint: validation and test read
+    disjoint halves of the held-out documents and sentences, none of them trained on, and draw
+    with their own seeds."""
     from models import evaluate
-    from models.tokenizers import special_ids
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
     ck = load(folder)
-    held, short = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
-    sp, V = special_ids(ck.tokenizer), ck.tokenizer.get_vocab_size()
-    draws = {}
-    for seed in (train.VALID_DRAW, train.TEST_DRAW):
-        s = train.data.BertSampler({"w": held["wikitext2-valid"]}, {"w": 1.0}, [], 0, sp, V, 64, random.Random(seed))
-        draws[seed] = s.batch(64)["input_ids"].tolist()
-    assert draws[train.VALID_DRAW] != draws[train.TEST_DRAW]
-    seen, real = [], train.bert_heldout_eval
-    monkeypatch.setattr(train, "bert_heldout_eval", lambda *a, **k: seen.append(k.get("seed")) or real(*a, **k))
+    _, trained, held, singles = train._bert_data(ck.tokenizer, train.FIXTURES, 0, ck.metrics["data"]["heldout_frac"],
+                                                 False)
+    as_set = lambda docs: {tuple(map(tuple, d)) for d in docs}
+    assert held["valid"]["wikitext2-valid"] and held["test"]["wikitext2-valid"]
+    for name in held["test"]:
+        valid, test = as_set(held["valid"][name]), as_set(held["test"][name])
+        assert not valid & test and not (valid | test) & as_set(trained.get(name, []))
+    valid, test, seen_in_training = (set(map(tuple, singles[k])) for k in ("valid", "test", "train"))
+    assert valid and test and not valid & test and not (valid | test) & seen_in_training
+    got = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
+    assert got == (held["test"], singles["test"])
+    calls, real = [], train.bert_heldout_eval
+    monkeypatch.setattr(train, "bert_heldout_eval", lambda *a, **k: calls.append((a[2], k.get("seed"))) or real(*a, **k))
     evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "2"])
-    assert seen == [train.TEST_DRAW] and train.TEST_DRAW != train.VALID_DRAW
+    assert calls == [(held["test"], train.TEST_DRAW)] and train.TEST_DRAW != train.VALID_DRAW
     assert "fill_mask_top1_wiki" in capsys.readouterr().out
 
 
