@@ -20,8 +20,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from explorer.lab import row_entropy  # noqa: E402
 from models.checkpoint import load  # noqa: E402
+from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness  # noqa: E402
 
 PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
     ("The city was founded in the twelfth century and soon became an important trading centre.",
@@ -31,22 +31,19 @@ PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long an
      "The weather was cold and the river froze early that year."),
     ("She opened the window because the room was too warm.", "Then she sat down and wrote a letter."),
 ]
-COLLAPSED = 0.99  # mean top weight above this: the head is a one-hot pointer
 
 
 def head_stats(ckpt) -> tuple[np.ndarray, np.ndarray]:
-    """Mean row entropy (nats) and mean top weight per [layer, head], over every real query row."""
+    """Mean row entropy (nats) and mean top weight per [layer, head], over every query row of PAIRS."""
     tok, model = ckpt.tokenizer, ckpt.model.eval()
-    ent, top, rows = 0.0, 0.0, 0
-    for a, b in PAIRS:
-        enc = tok.encode(a, b)
-        with torch.no_grad():
-            out = model(torch.tensor([enc.ids]), torch.tensor([enc.type_ids]), need_weights=True)
-        att = torch.as_tensor(out.trace.enc_self)[0].double().numpy()  # [L, H, T, T]
-        ent = ent + row_entropy(att).sum(-1)
-        top = top + att.max(-1).sum(-1)
-        rows += att.shape[-2]
-    return ent / rows, top / rows
+    encs = tok.encode_batch(PAIRS)
+    n = max(len(e.ids) for e in encs)
+    ids = torch.tensor([e.ids + [0] * (n - len(e.ids)) for e in encs])
+    segments = torch.tensor([e.type_ids + [0] * (n - len(e.ids)) for e in encs])
+    with torch.no_grad():
+        out = model(ids, segments, need_weights=True)
+    ent, top = head_sharpness(out.trace.enc_self, ids != ckpt.config.pad_id)
+    return ent.numpy(), top.numpy()
 
 
 def main():
@@ -64,7 +61,7 @@ def main():
                   + " | top weight " + " ".join(f"{t:4.2f}" for t in top[layer])
                   + f" | |W_q| {attn.q_proj.weight.norm():6.1f} |W_k| {attn.k_proj.weight.norm():6.1f}"
                   + f" max LN gain {norm.weight.abs().max():4.2f}")
-        collapsed = [(int(i), int(j)) for i, j in zip(*np.nonzero(top > COLLAPSED))]
+        collapsed = [(int(i), int(j)) for i, j in zip(*np.nonzero(top > COLLAPSED_TOP_WEIGHT))]
         print("collapsed heads (layer, head): " + (", ".join(map(str, collapsed)) if collapsed else "none"))
 
 

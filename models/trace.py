@@ -81,3 +81,22 @@ class ModelOutput:
     logits: torch.Tensor  # (B, T, V)
     loss: torch.Tensor | None = None  # scalar, when targets were given
     trace: Trace | None = None  # batched tensor trace, when need_weights=True
+
+
+COLLAPSED_TOP_WEIGHT = 0.99  # a head's mean top weight above this: a one-hot pointer, logits saturated
+
+
+def head_sharpness(att: torch.Tensor, query_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """How peaked each head's attention is: (mean row entropy in nats, mean top weight), each [L, H].
+
+    att: (B, L, H, q, k) probabilities, as in a batched Trace; query_mask: (B, q), True for the
+    rows to count (real tokens), default all. A head whose mean top weight is near 1 puts all of
+    every row on one key: its logits have saturated, the attention entropy collapse that Zhai et
+    al. 2023 tie to loss spikes and divergence.
+    """
+    att = att.double()
+    keep = torch.ones(att.shape[0], att.shape[3], dtype=torch.bool) if query_mask is None else query_mask.bool()
+    w = keep.to(att.device, att.dtype)[:, None, None, :]  # (B, 1, 1, q)
+    ent = -(att * torch.where(att > 0, att, torch.ones_like(att)).log()).sum(-1)  # 0 log 0 = 0
+    n = w.sum() * 1.0
+    return (ent * w).sum((0, 3)) / n, (att.amax(-1) * w).sum((0, 3)) / n

@@ -40,7 +40,7 @@ from tqdm import tqdm
 from models import checkpoint, data
 from models.evaluate import bert_scores, bleu_chrf, translate
 from models.tokenizers import special_ids, train_bpe, train_wordpiece
-from models.trace import ModelOutput
+from models.trace import COLLAPSED_TOP_WEIGHT, ModelOutput, head_sharpness
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "data"
 
@@ -428,6 +428,19 @@ def bert_heldout_data(tok, data_dir: Path, meta: dict, split: str = "test"):
     return held[split], singles[split]
 
 
+def collapsed_heads(model, batch: dict, pad_id: int, device="cpu") -> dict:
+    """Attention entropy collapse on a fixed batch: the heads whose mean top weight exceeds
+    COLLAPSED_TOP_WEIGHT, as [layer, head] from 0, and the largest mean top weight of any head.
+    Logged at every BERT evaluation: continuing a checkpoint with such a head diverged (README)."""
+    model.eval()
+    ids = batch["input_ids"].to(device)
+    with torch.no_grad():
+        out = model(ids, batch["segment_ids"].to(device), need_weights=True)
+    _, top = head_sharpness(out.trace.enc_self, ids != pad_id)
+    return {"collapsed_heads": [[int(l), int(h)] for l, h in torch.nonzero(top > COLLAPSED_TOP_WEIGHT).tolist()],
+            "head_top_weight_max": round(top.max().item(), 4)}
+
+
 VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
 
 
@@ -505,10 +518,15 @@ def setup_bert(args, device):
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
+    pairs = {k: v for k, v in held["valid"].items() if len(v) > 1}  # sentence pairs, as NSP's evaluation
+    probe = data.BertSampler(pairs, {k: 1.0 for k in pairs}, [], 0, sp, V, args.max_len,
+                             random.Random(VALID_DRAW)).batch(16)
+
     def evaluate(task):
         n_batches = 4 if args.smoke else max(1, args.valid_n // 64)  # 64 sequences a batch, per held-out set
         r = bert_heldout_eval(task.m, tok, held["valid"], singles["valid"], args.max_len, device, n_batches=n_batches)
-        return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r}
+        return {"score": r["fill_mask_top1_wiki"] + r["fill_mask_top1_short"] + (r["nsp_acc"] or 0), **r,
+                **collapsed_heads(task.m, probe, sp["pad"], device)}
 
     lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
     # training scores the MLM head on labelled positions only

@@ -94,3 +94,21 @@ def test_rnn_score_functions():
         make_score("dot", 6, 5)
     with pytest.raises(ValueError):
         make_score("cosine", 6, 6)
+
+
+def test_head_sharpness_reads_one_hot_uniform_and_skips_masked_rows():
+    """Mean row entropy and top weight per head: 0 and 1 for one-hot rows, log k and 1/k for
+    uniform ones; rows outside the query mask do not count, whatever they hold."""
+    from models.trace import head_sharpness
+    k = 5
+    att = torch.zeros(2, 1, 2, 3, k, dtype=torch.float64)  # (B, L, H, q, k)
+    att[:, 0, 0, :, 1] = 1.0  # head 0: one-hot
+    att[:, 0, 1] = 1.0 / k  # head 1: uniform
+    keep = torch.tensor([[True, True, False], [True, False, False]])
+    att[0, 0, :, 2] = torch.softmax(torch.randn(2, k, dtype=torch.float64), -1)  # masked rows: anything
+    ent, top = head_sharpness(att, keep)
+    assert ent.shape == top.shape == (1, 2)
+    assert torch.allclose(ent[0], torch.tensor([0.0, math.log(k)], dtype=torch.float64))
+    assert torch.allclose(top[0], torch.tensor([1.0, 1.0 / k], dtype=torch.float64))
+    ent_all, _ = head_sharpness(att)  # counting the masked rows changes the figures
+    assert not torch.allclose(ent_all, ent)

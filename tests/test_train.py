@@ -385,3 +385,25 @@ def test_bert_trains_with_split_batches(tmp_path):
     losses = [r["loss"] for r in log if "loss" in r]
     # the loss falls (first three logged steps against the last three: single steps are noisy)
     assert all(math.isfinite(x) for x in losses) and sum(losses[-3:]) < sum(losses[:3])
+
+
+def test_collapsed_heads_finds_a_saturated_head_and_bert_logs_it(tmp_path):
+    """A head whose queries are one huge constant vector puts every row on one key: collapsed_heads
+    names exactly that head; BERT's evaluation logs the check at every step it evaluates."""
+    from models.bert import Bert, BertConfig
+    torch.manual_seed(0)
+    model = Bert(BertConfig(vocab_size=99, d_model=32, n_layers=2, n_heads=4, d_ff=37, max_len=64, dropout=0.0))
+    ids = torch.randint(5, 99, (3, 12))
+    batch = {"input_ids": ids, "segment_ids": torch.zeros_like(ids)}
+    assert train.collapsed_heads(model, batch, pad_id=0)["collapsed_heads"] == []
+    with torch.no_grad():  # layer 1, head 2 (dims 16-23): q = 1e4 * e_16 for every token
+        attn = model.layers[1].attn
+        attn.q_proj.weight[16:24] = 0
+        attn.q_proj.bias[16:24] = 0
+        attn.q_proj.bias[16] = 1e4
+    got = train.collapsed_heads(model, batch, pad_id=0)
+    assert got["collapsed_heads"] == [[1, 2]] and got["head_top_weight_max"] > 0.99
+    folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
+    evals = [json.loads(line)["eval"] for line in (folder.parent / "log.jsonl").read_text().splitlines()
+             if '"eval"' in line]
+    assert evals and all("collapsed_heads" in e and 0 < e["head_top_weight_max"] <= 1 for e in evals)
