@@ -124,7 +124,8 @@ def main(argv=None):
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
     ap.add_argument("--beam", type=int, default=None, help="beam size (default: the one in metrics.json)")
     ap.add_argument("--alpha", type=float, default=None, help="beam length penalty (default: metrics.json's, else 0.6)")
-    ap.add_argument("--split", default="test", choices=["test", "valid"], help="valid: for choosing beam/alpha; BERT: the validation half of the held-out documents")
+    ap.add_argument("--split", default="test", choices=["test", "valid"],
+                    help="valid: for choosing beam/alpha; BERT: the validation half of the held-out documents")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
     ap.add_argument("--device", default="cpu", help="cpu (default; what metrics.json records) or cuda")
     ap.add_argument("--bert-batches", type=int, default=80,

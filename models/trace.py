@@ -98,5 +98,5 @@ def head_sharpness(att: torch.Tensor, query_mask: torch.Tensor | None = None) ->
     keep = torch.ones(att.shape[0], att.shape[3], dtype=torch.bool) if query_mask is None else query_mask.bool()
     w = keep.to(att.device, att.dtype)[:, None, None, :]  # (B, 1, 1, q)
     ent = -(att * torch.where(att > 0, att, torch.ones_like(att)).log()).sum(-1)  # 0 log 0 = 0
-    n = w.sum() * 1.0
+    n = w.sum()
     return (ent * w).sum((0, 3)) / n, (att.amax(-1) * w).sum((0, 3)) / n

@@ -571,7 +571,8 @@ def parse(argv=None):
     ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
     ap.add_argument("--elision", action="store_true",
-                    help="translation: the word after an apostrophe is a word of its own (l'animal -> ▁l ' ▁animal)")
+                    help="translation BPE: the word after an apostrophe is a word of its own "
+                         "(l'animal -> ▁l ' ▁animal)")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
     ap.add_argument("--extend-positions", action="store_true",

@@ -288,7 +288,8 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
     got = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
     assert got == (held["test"], singles["test"])
     calls, real = [], train.bert_heldout_eval
-    monkeypatch.setattr(train, "bert_heldout_eval", lambda *a, **k: calls.append((a[2], k.get("seed"))) or real(*a, **k))
+    monkeypatch.setattr(train, "bert_heldout_eval",
+                        lambda *a, **k: calls.append((a[2], k.get("seed"))) or real(*a, **k))
     evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "2"])
     assert calls == [(held["test"], train.TEST_DRAW)] and train.TEST_DRAW != train.VALID_DRAW
     assert "fill_mask_top1_wiki" in capsys.readouterr().out
