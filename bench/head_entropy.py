@@ -1,18 +1,22 @@
 """Attention entropy collapse: per layer and head, how peaked BERT's self-attention is, and how
 large the query weights and the attention LayerNorm gains have grown, for one or more checkpoints.
 
-    python bench/head_entropy.py assets/bert [OTHER_CHECKPOINT ...]
+    python bench/head_entropy.py assets/bert [OTHER_CHECKPOINT ...] [--data-dir ../shared/data]
 
 A head whose every row puts all its weight on one token (mean row entropy near 0, mean top
 weight near 1) has saturated logits; Zhai et al. 2023 ("Stabilizing Transformer Training by
 Preventing Attention Entropy Collapse") tie such heads to loss spikes and divergence, which is
 what continuing the shipped BERT at lr 5e-4 or more did (runs bQ, bR, bS in the README).
 Comparing a checkpoint with its parent shows which head collapsed and which weights grew.
-CPU, a few seconds per checkpoint. Prints figures; asserts nothing.
+With --data-dir, also the largest per-tensor gradient norms on training batches (4 of 48
+sequences, the shipped recipe's mix, the same draw for every checkpoint; about 2 minutes, most
+of it reading the corpora). CPU, a few seconds per checkpoint without. Prints figures; asserts
+nothing.
 """
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
@@ -20,7 +24,9 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from models import data, train  # noqa: E402
 from models.checkpoint import load  # noqa: E402
+from models.tokenizers import special_ids  # noqa: E402
 from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness  # noqa: E402
 
 PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
@@ -46,9 +52,29 @@ def head_stats(ckpt) -> tuple[np.ndarray, np.ndarray]:
     return ent.numpy(), top.numpy()
 
 
+def largest_gradients(ckpt, data_dir: Path, n: int = 5) -> list[tuple[str, float]]:
+    """The n largest per-tensor gradient norms (root mean square over 4 batches of 48 sequences)."""
+    tok, model = ckpt.tokenizer, ckpt.model.eval()  # no dropout: the same function for every checkpoint
+    meta = ckpt.metrics["data"]
+    _, corpora, _, singles = train._bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], True)
+    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
+    corpora = {k: v for k, v in corpora.items() if v and weights[k] > 0}
+    sampler = data.BertSampler(corpora, weights, singles["train"], 8.0, special_ids(tok), tok.get_vocab_size(),
+                               meta["max_len"], random.Random(1))
+    task, sq = train.Bound(model, mlm_labelled_only=True), {}
+    for _ in range(4):
+        model.zero_grad()
+        task(**sampler.batch(48)).loss.backward()
+        for name, p in model.named_parameters():
+            if p.grad is not None:
+                sq[name] = sq.get(name, 0.0) + p.grad.norm().item() ** 2 / 4
+    return sorted(((k, v ** 0.5) for k, v in sq.items()), key=lambda kv: -kv[1])[:n]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("checkpoints", nargs="+")
+    ap.add_argument("--data-dir", type=Path, default=None, help="also the largest gradients on training batches")
     args = ap.parse_args()
     for path in args.checkpoints:
         ckpt = load(path)
@@ -63,6 +89,8 @@ def main():
                   + f" max LN gain {norm.weight.abs().max():4.2f}")
         collapsed = [(int(i), int(j)) for i, j in zip(*np.nonzero(top > COLLAPSED_TOP_WEIGHT))]
         print("collapsed heads (layer, head): " + (", ".join(map(str, collapsed)) if collapsed else "none"))
+        if args.data_dir:
+            print("largest gradients: " + ", ".join(f"{k} {v:.3f}" for k, v in largest_gradients(ckpt, args.data_dir)))
 
 
 if __name__ == "__main__":
