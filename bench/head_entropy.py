@@ -24,9 +24,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import data, train  # noqa: E402
+from models import train  # noqa: E402
 from models.checkpoint import load  # noqa: E402
-from models.tokenizers import special_ids  # noqa: E402
 from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness  # noqa: E402
 
 PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
@@ -54,13 +53,8 @@ def head_stats(ckpt) -> tuple[np.ndarray, np.ndarray]:
 
 def largest_gradients(ckpt, data_dir: Path, n: int = 5) -> list[tuple[str, float]]:
     """The n largest per-tensor gradient norms (root mean square over 4 batches of 48 sequences)."""
-    tok, model = ckpt.tokenizer, ckpt.model.eval()  # no dropout: the same function for every checkpoint
-    meta = ckpt.metrics["data"]
-    _, corpora, _, singles = train._bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], True)
-    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
-    corpora = {k: v for k, v in corpora.items() if v and weights[k] > 0}
-    sampler = data.BertSampler(corpora, weights, singles["train"], 8.0, special_ids(tok), tok.get_vocab_size(),
-                               meta["max_len"], random.Random(1))
+    model = ckpt.model.eval()  # no dropout: the same function for every checkpoint
+    sampler = train.checkpoint_train_sampler(ckpt, data_dir, 8.0, random.Random(1))
     task, sq = train.Bound(model, mlm_labelled_only=True), {}
     for _ in range(4):
         model.zero_grad()

@@ -39,17 +39,13 @@ def main():
     args = ap.parse_args()
     ck = load(args.checkpoint)
     tok, model = ck.tokenizer, ck.model.eval()  # eval: no dropout, so both ways see the same function
-    meta = ck.metrics["data"]
-    _, corpora, _, singles = train._bert_data(tok, args.data_dir, meta["split_seed"], meta["heldout_frac"], True)
-    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
-    corpora = {k: v for k, v in corpora.items() if v and weights[k] > 0}
-    sp, V = special_ids(tok), tok.get_vocab_size()
+    sampler = train.checkpoint_train_sampler(ck, args.data_dir, args.tatoeba_weight, random.Random(1))
+    pad = special_ids(tok)["pad"]
     one, two = train.Bound(model, mlm_labelled_only=True), train.SplitBatch(model, mlm_labelled_only=True)
     for n in args.sizes:
-        sampler = data.BertSampler(corpora, weights, singles["train"], args.tatoeba_weight, sp, V,
-                                   meta["max_len"], random.Random(1))
+        sampler.rng = random.Random(1)  # every size starts from the same draw
         whole = sampler.batch(n)
-        parts = data.split_batch(whole, args.short_len, sp["pad"])
+        parts = data.split_batch(whole, args.short_len, pad)
         t = time.time()
         a, b = loss_and_grad_norm(one, model, whole), loss_and_grad_norm(two, model, parts)
         long_alone = loss_and_grad_norm(one, model, {k: v for k, v in parts.items() if not k.startswith("short_")})

@@ -156,7 +156,11 @@ def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
 
 def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
     """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
-    return _figure([], dict(
+    return _figure(**placeholder_spec(text, title, height))
+
+
+def placeholder_spec(text: str, title: str = "", height: int = 220) -> dict:
+    return _spec([], dict(
         annotations=[dict(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                           font=dict(size=15))],
         title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
@@ -260,7 +264,7 @@ def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title:
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
     L, H, nq, nk = a.shape
     if L == 0 or H == 0:
-        return placeholder("No attention heads.", title).to_plotly_json()
+        return placeholder_spec("No attention heads.", title)
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     # Hover names each cell's tokens through category axes ("#3 the": the position keeps repeated
     # tokens apart) rather than per-cell customdata: the grid repeats its labels per head, not per

@@ -421,6 +421,27 @@ def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bo
     return corpora, train, held, singles
 
 
+def training_mix(train_docs: dict) -> tuple[dict, dict]:
+    """(the corpora BERT trains on: those with documents and a positive weight, every corpus's weight)."""
+    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
+    return {k: v for k, v in train_docs.items() if v and weights[k] > 0}, weights
+
+
+def checkpoint_train_sampler(ckpt, data_dir: Path, tatoeba_weight: float, rng: random.Random) -> "data.BertSampler":
+    """Batches of a BERT checkpoint's own training mix (its recorded split), for benches and diagnostics;
+    set `.rng` again to draw the same batches twice."""
+    tok, meta = ckpt.tokenizer, ckpt.metrics["data"]
+    _, train_docs, _, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], True)
+    corpora, weights = training_mix(train_docs)
+    return data.BertSampler(corpora, weights, singles["train"], tatoeba_weight, special_ids(tok),
+                            tok.get_vocab_size(), meta["max_len"], rng)
+
+
+def pair_corpora(held: dict) -> dict:
+    """The held-out corpora that can give sentence pairs: NSP's negatives need another document."""
+    return {k: v for k, v in held.items() if len(v) > 1}
+
+
 def bert_heldout_data(tok, data_dir: Path, meta: dict, split: str = "test"):
     """(held-out documents per corpus, held-out Tatoeba sentences) of one split, "valid" or "test",
     tokenised, from a run's data metadata."""
@@ -454,7 +475,7 @@ def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device=
                                                   random.Random(seed))
     wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
     short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
-    nsp = bert_scores(model, tok, mk({k: v for k, v in held.items() if len(v) > 1}, [], 0), n_batches, batch, device)
+    nsp = bert_scores(model, tok, mk(pair_corpora(held), [], 0), n_batches, batch, device)
     return {"fill_mask_top1_wiki": wiki["mlm_top1"], "fill_mask_top1_short": short["mlm_top1"],
             "nsp_acc": nsp["nsp_acc"], "mlm_top1_mixed": nsp["mlm_top1"],
             "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
@@ -486,8 +507,7 @@ def setup_bert(args, device):
                             pre_ln=args.pre_ln)
     V, sp = tok.get_vocab_size(), special_ids(tok)
     _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
-    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
-    train = {k: v for k, v in train.items() if v and weights[k] > 0}
+    train, weights = training_mix(train)
     model = Bert(config).to(device)
     if parent is not None:
         state = parent.model.state_dict()
@@ -518,7 +538,7 @@ def setup_bert(args, device):
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
-    pairs = {k: v for k, v in held["valid"].items() if len(v) > 1}  # sentence pairs, as NSP's evaluation
+    pairs = pair_corpora(held["valid"])  # a fixed batch of sentence pairs for the collapse check
     probe = data.BertSampler(pairs, {k: 1.0 for k in pairs}, [], 0, sp, V, args.max_len,
                              random.Random(VALID_DRAW)).batch(16)
 
