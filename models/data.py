@@ -77,6 +77,34 @@ def orient(pairs, direction: str):
     return [(b, a) for a, b in pairs] if direction.endswith("-en") else list(pairs)
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")  # precomposed Hangul syllables
+
+
+def respace(text: str, p: float, rng: random.Random) -> str:
+    """Korean spacing noise for training sources. Writers space Korean differently ('학생입니다'
+    and '학생 입니다' are the same words; the course slides use the second, Tatoeba the first), so
+    each space between two Hangul syllables is dropped with probability p, and each word with two
+    or more syllables is split at a random syllable boundary with probability p. Only spaces
+    change: the letters, their order and every non-Hangul boundary stay as they are."""
+    words = []
+    for w in text.split(" "):
+        cuts = [i for i in range(1, len(w)) if _HANGUL.match(w[i - 1]) and _HANGUL.match(w[i])]
+        if cuts and rng.random() < p:
+            i = rng.choice(cuts)
+            w = w[:i] + " " + w[i:]
+        if words and words[-1] and w and _HANGUL.match(words[-1][-1]) and _HANGUL.match(w[0]) and rng.random() < p:
+            words[-1] += w
+        else:
+            words.append(w)
+    return " ".join(words)
+
+
+def english_key(sentence: str) -> str:
+    """An English sentence compared without case, punctuation or spacing ('I am a student.' and
+    'i am a student' meet), to keep another corpus's copy of a held-out sentence out of training."""
+    return re.sub(r"[\W_]+", "", sentence.lower())
+
+
 # ----------------------------------------------------------------------------- translation batches
 
 

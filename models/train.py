@@ -305,17 +305,48 @@ PROBES = {  # fixed sentences whose attention is recorded during training (sourc
 }
 
 
-def bpe_dropout_variants(tok, train, args) -> list:
-    """BPE-dropout (Provilkov et al. 2020): each merge is skipped with probability p, so a word is
-    seen in several segmentations ("▁st ud ent" as well as "▁student"), a regulariser for small data.
-    The epochs cycle through the canonical encoding and `bpe_variants - 1` dropped-out ones, encoded
-    once up front; the saved tokenizer and every evaluation use the canonical, dropout-free one.
-    The `tokenizers` library draws these with its own unseeded random generator."""
-    if not args.bpe_dropout:
-        return []
-    dropped = Tokenizer.from_str(tok.to_str())
-    dropped.model.dropout = args.bpe_dropout
-    return [data.encode_pairs(dropped, train, args.max_len) for _ in range(max(0, args.bpe_variants - 1))]
+def training_variants(tok, train, args) -> list:
+    """Encodings of the training pairs that the epochs cycle through: the canonical one first, then
+    `bpe_variants - 1` noised ones when --bpe-dropout or --space-noise is on (each encoded once up
+    front; the saved tokenizer and every evaluation use the canonical, noise-free encoding).
+    BPE-dropout (Provilkov et al. 2020): each merge is skipped with probability p, so a word is seen
+    in several segmentations ("▁st ud ent" as well as "▁student"), a regulariser for small data; the
+    `tokenizers` library draws these with its own unseeded random generator. --space-noise respaces
+    Korean sources (data.respace), seeded."""
+    canonical = data.encode_pairs(tok, train, args.max_len)
+    if not args.bpe_dropout and not args.space_noise:
+        return [canonical]
+    noised = tok
+    if args.bpe_dropout:
+        noised = Tokenizer.from_str(tok.to_str())
+        noised.model.dropout = args.bpe_dropout
+    rng = random.Random(args.seed + 7)
+    out = [canonical]
+    for _ in range(max(0, args.bpe_variants - 1)):
+        pairs = [(data.respace(s, args.space_noise, rng), t) for s, t in train] if args.space_noise else train
+        out.append(data.encode_pairs(noised, pairs, args.max_len))
+    return out
+
+
+def aux_training_pairs(args, split: dict) -> tuple[list, dict]:
+    """--aux-pairs: a second corpus into the same target language, English (many-to-one: no language
+    tag, the source script tells), e.g. French -> English beside Korean -> English, so that the
+    decoder learns English from 160k pairs instead of 4.7k (Zoph et al. 2016; Johnson et al. 2017).
+    Tatoeba's corpora share English sentences, so every aux pair whose English (data.english_key)
+    is in the main task's validation or test split is dropped: the decoder never sees a held-out
+    reference. Returns (pairs oriented into English, metadata)."""
+    if not args.aux_pairs:
+        return [], {}
+    if not args.direction.endswith("-en"):
+        raise SystemExit("--aux-pairs needs a direction into English (ko-en or fr-en)")
+    held = {data.english_key(en) for en, _ in split["valid"] + split["test"]}
+    pairs = data.read_pairs(args.data_dir, args.aux_pairs)
+    kept = [p for p in pairs if data.english_key(p[0]) not in held]
+    aux_dir = args.aux_pairs.split("-")[1] + "-en"
+    meta = {"pair": args.aux_pairs, "direction": aux_dir, "n_pairs": len(kept), "n_dropped_held_out": len(pairs) - len(kept),
+            "ratio": args.aux_ratio, "file": data.TRANSLATION_FILES[args.aux_pairs],
+            "sha256": data.file_sha256(data.find(args.data_dir, data.TRANSLATION_FILES[args.aux_pairs]))}
+    return data.orient(kept, aux_dir), meta
 
 
 def setup_translation(args, device):
@@ -323,18 +354,26 @@ def setup_translation(args, device):
     pairs = data.read_pairs(args.data_dir, pair)
     split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)
     train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
+    if args.space_noise and not args.direction.startswith("ko"):
+        raise SystemExit("--space-noise respaces Korean sources: it needs --direction ko-en")
+    aux, aux_meta = aux_training_pairs(args, split)
     if args.smoke:
-        train, valid = train[:200], valid[:20]
-    tok = train_bpe((s for p in train for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision)
+        train, valid, aux = train[:200], valid[:20], aux[:200]
+    n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
+    # the tokenizer learns from one epoch's mix, so the small corpus keeps its share of the merges
+    bpe_text = train + random.Random(args.split_seed).sample(aux, min(n_aux, len(aux)))
+    tok = train_bpe((s for p in bpe_text for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision)
     tok = agree_tokenizer(tok, device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
-    encoded = data.encode_pairs(tok, train, args.max_len)
-    variants = [encoded] + bpe_dropout_variants(tok, train, args)
+    variants = training_variants(tok, train, args)
+    aux_encoded = data.encode_pairs(tok, aux, args.max_len) if aux else []
     rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
 
     def epoch(e):
         enc = variants[e % len(variants)]
+        if aux_encoded:
+            enc = enc + rng.sample(aux_encoded, min(n_aux, len(aux_encoded)))
         return (data.translation_batch([enc[i] for i in b], sp["bos"], sp["eos"])
                 for b in data.translation_batches(enc, args.max_tokens, rng))
     batches = forever(epoch)
@@ -380,7 +419,9 @@ def setup_translation(args, device):
     meta = {"pair": pair, "direction": args.direction, "split_seed": args.split_seed, "valid_frac": args.valid_frac,
             "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(split["test"]),
             "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
-                                                                                 data.TRANSLATION_FILES[pair]))},
+                                                                                 data.TRANSLATION_FILES[pair])),
+                      **({aux_meta["file"]: aux_meta["sha256"]} if aux_meta else {})},
+            **({"aux": aux_meta} if aux_meta else {}),
             "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
@@ -603,6 +644,14 @@ def parse(argv=None):
                     help="translation: BPE-dropout probability for training encodings (0.1 in Provilkov et al.)")
     ap.add_argument("--bpe-variants", type=int, default=8,
                     help="with --bpe-dropout: encodings of the training set the epochs cycle through")
+    ap.add_argument("--space-noise", type=float, default=0.0,
+                    help="ko-en: training sources respaced, each Hangul space dropped and each word split with "
+                         "this probability (with --bpe-variants encodings)")
+    ap.add_argument("--aux-pairs", choices=sorted(data.TRANSLATION_FILES), default=None,
+                    help="into English: also train on this corpus's pairs (en-fr: French -> English), minus every "
+                         "pair whose English is held out of the main task")
+    ap.add_argument("--aux-ratio", type=float, default=4.0,
+                    help="with --aux-pairs: aux pairs per main training pair in each epoch (default 4)")
     ap.add_argument("--short-len", type=int, default=0,
                     help="BERT: examples of at most this many tokens form a second part of each batch, "
                          "padded to their own length (0: one part)")

@@ -314,14 +314,17 @@ def test_bpe_dropout_varies_training_encodings_but_not_the_saved_tokenizer(tmp_p
     pairs = data.read_pairs(train.FIXTURES, "en-fr")
     tok = train_bpe((s for p in pairs for s in p), 300, split_punct=True)
     canonical = data.encode_pairs(tok, pairs, 64)
-    variants = train.bpe_dropout_variants(tok, pairs, Namespace(bpe_dropout=0.3, bpe_variants=3, max_len=64))
+    args = Namespace(bpe_dropout=0.3, bpe_variants=3, max_len=64, space_noise=0.0, seed=0)
+    first, *variants = train.training_variants(tok, pairs, args)
+    assert first == canonical
     assert len(variants) == 2 and all(len(v) == len(pairs) for v in variants)
     n = lambda enc: sum(len(s) + len(t) for s, t in enc)  # noqa: E731
     assert all(n(v) > n(canonical) for v in variants)
     assert variants[0] != variants[1]
     assert all(s[-1] == tok.token_to_id("</s>") for v in variants for s, _ in v)  # still end with </s>
     assert tok.model.dropout is None and data.encode_pairs(tok, pairs, 64) == canonical
-    assert train.bpe_dropout_variants(tok, pairs, Namespace(bpe_dropout=0.0, bpe_variants=8, max_len=64)) == []
+    off = Namespace(bpe_dropout=0.0, bpe_variants=8, max_len=64, space_noise=0.0, seed=0)
+    assert train.training_variants(tok, pairs, off) == [canonical]
 
     folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
                          "--max-steps", "6", "--bpe-dropout", "0.1", "--bpe-variants", "2"])
@@ -408,3 +411,52 @@ def test_collapsed_heads_finds_a_saturated_head_and_bert_logs_it(tmp_path):
     evals = [json.loads(line)["eval"] for line in (folder.parent / "log.jsonl").read_text().splitlines()
              if '"eval"' in line]
     assert evals and all("collapsed_heads" in e and 0 < e["head_top_weight_max"] <= 1 for e in evals)
+
+
+def test_respace_changes_only_spaces_between_hangul_and_is_seeded():
+    """--space-noise: letters and their order survive, spaces move only between two Hangul syllables,
+    p=0 is the identity, and one seed gives one result."""
+    import random
+
+    from models import data
+    text = "나는 학생입니다. Tom은 의사 입니다, OK?"
+    assert data.respace(text, 0.0, random.Random(0)) == text
+    outs = [data.respace(text, 0.5, random.Random(s)) for s in range(40)]
+    assert all(o.replace(" ", "") == text.replace(" ", "") for o in outs)
+    assert len(set(outs)) > 10
+    assert data.respace(text, 0.5, random.Random(3)) == outs[3]
+    for o in outs:  # the non-Hangul boundaries keep their spaces: ". Tom", ", OK"
+        assert ". Tom" in o and ", OK?" in o
+    assert any("학생 입니다" in o or "학 생" in o for o in outs) and any("나는학생" in o for o in outs)
+    assert data.english_key("I am a student.") == data.english_key(" i AM a student ") == "iamastudent"
+
+
+def test_aux_pairs_never_hold_a_held_out_english_sentence(tmp_path):
+    """--aux-pairs: French -> English beside Korean -> English; no aux pair's English matches (up to
+    case and punctuation) an English sentence of the Korean task's validation or test split, and the
+    checkpoint records the aux corpus, its hash and how many pairs were dropped."""
+    from argparse import Namespace
+
+    from models import data
+    ko = data.read_pairs(train.FIXTURES, "en-ko")
+    split = data.split_by_source(ko, 0, 0.2, 0.2)
+    held = {data.english_key(en) for en, _ in split["valid"] + split["test"]}
+    args = Namespace(aux_pairs="en-fr", aux_ratio=2.0, direction="ko-en", data_dir=train.FIXTURES)
+    aux, meta = train.aux_training_pairs(args, split)
+    fr = data.read_pairs(train.FIXTURES, "en-fr")
+    assert aux and all(data.english_key(en) not in held for _, en in aux)
+    assert meta["n_dropped_held_out"] == sum(data.english_key(en) in held for en, _ in fr) > 0
+    assert meta["n_pairs"] == len(aux) == len(fr) - meta["n_dropped_held_out"]
+    assert {src for src, _ in aux} <= {f for _, f in fr}  # oriented French -> English
+    with pytest.raises(SystemExit):
+        train.aux_training_pairs(Namespace(aux_pairs="en-fr", aux_ratio=2.0, direction="en-ko",
+                                           data_dir=train.FIXTURES), split)
+
+    folder = train.main(["transformer", "--smoke", "--direction", "ko-en", "--out", str(tmp_path / "run"),
+                         "--device", "cpu", "--max-steps", "6", "--aux-pairs", "en-fr", "--space-noise", "0.2",
+                         "--bpe-variants", "2", "--valid-frac", "0.2", "--test-frac", "0.2"])
+    ck = load(folder)
+    d = ck.metrics["data"]
+    assert d["aux"]["pair"] == "en-fr" and d["aux"]["n_dropped_held_out"] == meta["n_dropped_held_out"]
+    assert set(d["files"]) == {"tatoeba-eng-kor/kor.txt", "tatoeba-eng-fra/fra.txt.gz"}
+    assert ck.metrics["hyperparameters"]["space_noise"] == 0.2
