@@ -82,13 +82,14 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")  # precomposed Hangul syllables
 
 def respace(text: str, p: float, rng: random.Random) -> str:
     """Korean spacing noise for training sources. Writers space Korean differently ('학생입니다'
-    and '학생 입니다' are the same words; the course slides use the second, Tatoeba the first), so
-    each space between two Hangul syllables is dropped with probability p, and each word with two
-    or more syllables is split at a random syllable boundary with probability p. Only spaces
-    change: the letters, their order and every non-Hangul boundary stay as they are."""
+    and '학생 입니다' are the same words; the course slides use the second, Tatoeba the first), and
+    the variation sits mostly where a particle, the copula or an ending meets its word. So each
+    space between two Hangul syllables is dropped with probability p, and each word with two or
+    more syllables has its last one to three syllables written apart with probability p. Only
+    spaces change: the letters, their order and every non-Hangul boundary stay as they are."""
     words = []
     for w in text.split(" "):
-        cuts = [i for i in range(1, len(w)) if _HANGUL.match(w[i - 1]) and _HANGUL.match(w[i])]
+        cuts = [i for i in range(1, len(w)) if _HANGUL.match(w[i - 1]) and _HANGUL.match(w[i])][-3:]
         if cuts and rng.random() < p:
             i = rng.choice(cuts)
             w = w[:i] + " " + w[i:]
