@@ -15,7 +15,9 @@ install:
 install-dev:
 	$(PY) -m pip install -q -r requirements-dev.txt
 
-# The browser test drives Debian's Chromium (a browser download by Playwright is not possible offline).
+# The browser test drives Debian's Chromium (a browser download by Playwright is not possible offline),
+# with a Korean font so that its screenshots of the Korean interface show Hangul, not empty boxes.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || apt-get install -y -q chromium >/dev/null 2>&1 \
-		|| (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
+	@(command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -qi nanum) \
+		|| apt-get install -y -q chromium fonts-nanum >/dev/null 2>&1 \
+		|| (apt-get update -q >/dev/null && apt-get install -y -q chromium fonts-nanum >/dev/null)

@@ -45,10 +45,8 @@ from explorer.views import DOWNLOADS, matrix_table, md, notices_md, write_downlo
 
 log = logging.getLogger("attention_explorer")
 
-GENERIC_ERROR = "Sorry, something went wrong on our side (the details are in the server log). Please try another input."
-NO_ATTENTION = ("**No attention in this model.** The decoder never looks back at the source: the encoder's "
-                "last hidden state is its only context, so the whole sentence must fit through one fixed-size "
-                "vector (the bottleneck of Sutskever et al. 2014 that attention, Bahdanau et al. 2015, removes).")
+GENERIC_ERROR = i18n.t("err.generic")
+NO_ATTENTION = i18n.t("s2s.no_attention")
 SCORE_FUNCTIONS = {  # seq2seq-<key> -> label; score(s_t, h_i) as in Luong et al. (2015) and Bahdanau et al. (2015)
     "dot": "dot  sᵀh",
     "scaled_dot": "scaled dot  sᵀh/√d",
@@ -64,17 +62,28 @@ EXAMPLE_MASK, EXAMPLE_NEXT = "the man went to the [MASK] .", "he bought a gallon
 # ----------------------------------------------------------------------------- errors
 
 
-def _shown_error(fn_name: str, e: Exception) -> gr.Error:
-    """UserError -> its message (escaped); anything else -> a generic message, traceback in the log."""
+def _shown_error(fn_name: str, e: Exception, lang: str = "en") -> gr.Error:
+    """UserError -> its message (escaped) in `lang`; anything else -> a generic message, traceback in the log."""
     if isinstance(e, UserError):
-        return gr.Error(html.escape(str(e), quote=False), print_exception=False)
+        return gr.Error(html.escape(i18n.error_text(e, lang), quote=False), print_exception=False)
     log.exception("unexpected error in %s", fn_name)
-    return gr.Error(GENERIC_ERROR, print_exception=False)
+    return gr.Error(i18n.t("err.generic", lang), print_exception=False)
+
+
+def _lang_of(sig: inspect.Signature, args, kwargs) -> str:
+    """The language a handler was called in: its `lang` argument (the switch's value), else English."""
+    if "lang" not in sig.parameters:
+        return "en"
+    try:
+        return i18n.lang_code(sig.bind_partial(*args, **kwargs).arguments.get("lang", "en"))
+    except TypeError:
+        return "en"
 
 
 def friendly(fn):
     """UserError -> its message on screen; anything else -> a generic message, traceback in the log.
     Generator handlers (live training) stay generators, so Gradio streams them and can close them."""
+    sig = inspect.signature(fn)
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def generator(*args, **kwargs):
@@ -83,7 +92,7 @@ def friendly(fn):
             except gr.Error:
                 raise
             except Exception as e:
-                raise _shown_error(fn.__name__, e) from None
+                raise _shown_error(fn.__name__, e, _lang_of(sig, args, kwargs)) from None
         return generator
 
     @functools.wraps(fn)
@@ -93,7 +102,7 @@ def friendly(fn):
         except gr.Error:
             raise
         except Exception as e:
-            raise _shown_error(fn.__name__, e) from None
+            raise _shown_error(fn.__name__, e, _lang_of(sig, args, kwargs)) from None
     return wrapper
 
 
@@ -130,27 +139,27 @@ class Seq2SeqView:
     steps: int  # decoding steps (the step slider's maximum)
 
 
-def _alignment(r: TranslationResult, step: int | None = None) -> go.Figure:
+def _alignment(r: TranslationResult, step: int | None = None, lang: str = "en") -> go.Figure:
     if r.trace.cross is None:
-        return fg.placeholder("No attention: the last encoder state is the only context.", f"{r.model}: alignment")
-    return fg.heatmap(r.trace.cross[0, 0], r.source_tokens, r.target_tokens, f"{r.model}: target × source alignment",
-                      x_title="source", y_title="target (produced)",
-                      highlight_row=None if step is None else step - 1)
+        return fg.placeholder(i18n.t("s2s.align_none", lang), i18n.t("s2s.align_title_none", lang, model=r.model))
+    return fg.heatmap(r.trace.cross[0, 0], r.source_tokens, r.target_tokens,
+                      i18n.t("s2s.align_title", lang, model=r.model), x_title=i18n.t("fig.source", lang),
+                      y_title=i18n.t("view.target_produced", lang), highlight_row=None if step is None else step - 1)
 
 
 @friendly
-def seq2seq_step(r: TranslationResult | None, step) -> tuple[go.Figure, go.Figure, str]:
+def seq2seq_step(r: TranslationResult | None, step, lang: str = "en") -> tuple[go.Figure, go.Figure, str]:
     """(alignment with step `step` outlined, bars of that step's attention, text); step is 1-based."""
     if r is None:
-        msg = "Translate a sentence first."
+        msg = i18n.t("view.translate_first", lang)
         return fg.placeholder(msg), fg.placeholder(msg), msg
     T = len(r.target_tokens)
     t = int(np.clip(int(step or 1), 1, T))
     produced, fed = r.target_tokens[t - 1], r.decoder_input_tokens[t - 1]
-    head = f"**Step {t}/{T}**: the decoder read *{md(fed)}* and produced **{md(produced)}**."
+    head = i18n.t("s2s.step_head", lang, t=t, T=T, fed=md(fed), produced=md(produced))
     if r.trace.cross is None:
-        return (_alignment(r), fg.placeholder("No attention weights: every step gets the same fixed vector."),
-                f"{head} There is no attention: the context is the last encoder state, the same at every step.")
+        return (_alignment(r, lang=lang), fg.placeholder(i18n.t("s2s.bars_none", lang)),
+                f"{head} {i18n.t('s2s.step_none', lang)}")
     w = r.trace.cross[0, 0, t - 1]  # (S,)
     top, total = [], 0.0
     for i in np.argsort(-w, kind="stable")[:3]:
@@ -158,18 +167,18 @@ def seq2seq_step(r: TranslationResult | None, step) -> tuple[go.Figure, go.Figur
         total += float(w[i])
         if total >= 0.9:
             break
-    text = (f"{head} Its context vector c{t} = Σᵢ αᵢ hᵢ came mostly from {', '.join(top)} "
-            f"({total:.0%} of the weight).")
-    bars = fg.attention_bars(w, r.source_tokens, f"Step {t}: attention while producing '{produced}'")
-    return _alignment(r, t), bars, text
+    text = f"{head} {i18n.t('s2s.step_context', lang, t=t, top=', '.join(top), share=f'{total:.0%}')}"
+    bars = fg.attention_bars(w, r.source_tokens, i18n.t("s2s.bars_title", lang, t=t, produced=produced),
+                             labels=i18n.figure_labels(lang))
+    return _alignment(r, t, lang), bars, text
 
 
 @friendly
-def seq2seq_view(text: str, model: str, step: int = 1) -> Seq2SeqView:
+def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2SeqView:
     """Translate with one of the RNN encoder-decoders (greedy) and show its alignment."""
     r = inf.translate(model, text, 1)
-    alignment, bars, step_text = seq2seq_step(r, step)
-    lead = [NO_ATTENTION] if r.trace.cross is None else []
+    alignment, bars, step_text = seq2seq_step(r, step, lang)
+    lead = [i18n.t("s2s.no_attention", lang)] if r.trace.cross is None else []
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     files = write_downloads(r.model, r, tables, {"alignment": alignment, "step": bars})
@@ -204,37 +213,45 @@ class TransformerView:
     n_heads: int
 
 
-_TRANSFORMER_VIEWS = {  # trace field -> (title, rows, cols) of the record's tokens
-    "enc_self": ("Encoder self-attention", "source_tokens", "source_tokens"),
-    "dec_self": ("Decoder masked self-attention", "decoder_input_tokens", "decoder_input_tokens"),
-    "cross": ("Cross attention (decoder → encoder)", "target_tokens", "source_tokens"),
+_TRANSFORMER_VIEWS = {  # trace field -> (i18n key of its title, rows, cols) of the record's tokens
+    "enc_self": ("tr.title_enc", "source_tokens", "source_tokens"),
+    "dec_self": ("tr.title_dec", "decoder_input_tokens", "decoder_input_tokens"),
+    "cross": ("tr.title_cross", "target_tokens", "source_tokens"),
 }
 
 
 @friendly
-def transformer_heads(r: TranslationResult | None, layer=1, head=1) -> TransformerHeads:
+def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = "en") -> TransformerHeads:
     """Grids + the selected head's views from a translation record (no model call)."""
+    lang = i18n.lang_code(lang)
     if r is None:
-        p = fg.placeholder("Translate a sentence first.")
+        p = fg.placeholder(i18n.t("view.translate_first", lang))
         return TransformerHeads(p, p, p, p, p, p, p, [])
     figs, tables = {}, {}
-    for name, (title, rows_attr, cols_attr) in _TRANSFORMER_VIEWS.items():
+    words = i18n.figure_labels(lang)
+    for name, (key, rows_attr, cols_attr) in _TRANSFORMER_VIEWS.items():
         a, rows, cols = getattr(r.trace, name), getattr(r, rows_attr), getattr(r, cols_attr)
+        title = i18n.t(key, lang)
         if a is None:
-            figs[f"{name}_grid"] = figs[f"{name}_head"] = fg.placeholder(f"This model has no {title.lower()}.")
+            what = title[0].lower() + title[1:] if lang == "en" else title
+            figs[f"{name}_grid"] = figs[f"{name}_head"] = fg.placeholder(i18n.t("tr.no_view", lang, what=what))
             continue
         l, h = _pick(a, layer, head)
-        figs[f"{name}_grid"] = fg.head_grid(a, cols, rows, f"{title}: all layers × heads", selected=(l, h))
-        figs[f"{name}_head"] = fg.heatmap(a[l, h], cols, rows, f"{title}: layer {l + 1}, head {h + 1}")
+        figs[f"{name}_grid"] = fg.head_grid(a, cols, rows, i18n.t("view.all_heads", lang, title=title),
+                                            selected=(l, h))
+        figs[f"{name}_head"] = fg.heatmap(a[l, h], cols, rows, i18n.t("view.layer_head", lang, title=title, l=l + 1,
+                                                                      h=h + 1),
+                                          x_title=words["key"], y_title=words["query"])
         tables[f"{name}-L{l + 1}H{h + 1}"] = matrix_table(a[l, h], rows, cols)
     s, p = r.trace.dec_self_scores, r.trace.dec_self
     if s is None or p is None:
-        figs["dec_scores"] = fg.placeholder("This model has no masked decoder self-attention.")
+        title = i18n.t("tr.title_dec", lang)
+        figs["dec_scores"] = fg.placeholder(i18n.t("tr.no_view", lang, what=title.lower() if lang == "en" else title))
     else:
         l, h = _pick(s, layer, head)
         toks = r.decoder_input_tokens
         figs["dec_scores"] = fg.masked_scores(s[l, h], p[l, h], toks, toks,
-                                              f"Decoder masked scores, layer {l + 1}, head {h + 1}")
+                                              i18n.t("tr.scores_title", lang, l=l + 1, h=h + 1), labels=words)
         tables[f"dec_self_scores-L{l + 1}H{h + 1}"] = matrix_table(s[l, h], toks, toks)
     files = write_downloads(r.model, r, tables, figs)
     return TransformerHeads(figs["enc_self_grid"], figs["enc_self_head"], figs["dec_self_grid"],
@@ -242,13 +259,15 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1) -> Transform
 
 
 @friendly
-def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head: int = 1) -> TransformerView:
+def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head: int = 1,
+                     lang: str = "en") -> TransformerView:
     """Translate with a Transformer (beam=1: greedy) and show every attention it used."""
     r = inf.translate(model, text, beam)
-    hyps = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
-                          "attention shown": "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
+    cols = [i18n.t(f"tr.col_{c}", lang) for c in ("translation", "logprob", "score", "shown")]
+    hyps = pd.DataFrame([{"#": i + 1, cols[0]: h.text, cols[1]: h.logprob, cols[2]: h.score,
+                          cols[3]: "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
     n_layers, n_heads = _size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
-    return TransformerView(r.translation, notices_md(r.notices), hyps, transformer_heads(r, layer, head), r,
+    return TransformerView(r.translation, notices_md(r.notices), hyps, transformer_heads(r, layer, head, lang), r,
                            n_layers, n_heads)
 
 
@@ -275,22 +294,24 @@ def _seg(s: int) -> str:
     return fg.SEGMENT_NAMES[s] if 0 <= s < len(fg.SEGMENT_NAMES) else str(s)
 
 
-def _topk_figure(r: BertResult) -> go.Figure:
-    return fg.topk_bars([(f"[MASK] #{i + 1} (position {m.index})", [p.token for p in m.predictions],
-                          [p.probability for p in m.predictions]) for i, m in enumerate(r.masks)])
+def _topk_figure(r: BertResult, lang: str = "en") -> go.Figure:
+    return fg.topk_bars([(i18n.t("bert.mask_label", lang, i=i + 1, p=m.index), [p.token for p in m.predictions],
+                          [p.probability for p in m.predictions]) for i, m in enumerate(r.masks)],
+                        i18n.t("bert.topk_title", lang), labels=i18n.figure_labels(lang))
 
 
-def _nsp_figure(r: BertResult) -> go.Figure:
+def _nsp_figure(r: BertResult, lang: str = "en") -> go.Figure:
     if r.is_next is None:
-        return fg.placeholder("Give a sentence B to see P(IsNext).", "Next-sentence prediction")
-    return fg.nsp_bars(r.is_next, r.not_next)
+        return fg.placeholder(i18n.t("bert.nsp_no_b", lang), i18n.t("bert.nsp_title", lang))
+    return fg.nsp_bars(r.is_next, r.not_next, i18n.t("bert.nsp_title", lang), labels=i18n.figure_labels(lang))
 
 
-BERT_GRID_TITLE = "BERT self-attention: all layers × heads"
+BERT_GRID_TITLE = i18n.t("view.all_heads", title=i18n.t("bert.title"))
 
 
-def _bert_grid(r: BertResult, l: int, h: int) -> go.Figure:
-    return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, BERT_GRID_TITLE, selected=(l, h), segments=r.segments)
+def _bert_grid(r: BertResult, l: int, h: int, lang: str = "en") -> go.Figure:
+    title = i18n.t("view.all_heads", lang, title=i18n.t("bert.title", lang))
+    return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, title, selected=(l, h), segments=r.segments)
 
 
 def _bert_grid_plot(r: BertResult) -> PlotData:
@@ -302,10 +323,10 @@ def _bert_grid_plot(r: BertResult) -> PlotData:
 
 
 @friendly
-def bert_render(r: BertResult | None, layer=1, head=1) -> BertView:
+def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> BertView:
     """All BERT views of one record (no model call)."""
     if r is None:
-        p = fg.placeholder("Run BERT on a sentence first.")
+        p = fg.placeholder(i18n.t("bert.first", lang))
         return BertView(pd.DataFrame(), "", pd.DataFrame(), p, p, "", p, p, [], None, 1, 1)
     a = r.trace.enc_self
     l, h = _pick(a, layer, head)
@@ -315,12 +336,13 @@ def bert_render(r: BertResult | None, layer=1, head=1) -> BertView:
                            "probability": p.probability}
                           for i, m in enumerate(r.masks) for k, p in enumerate(m.predictions)],
                          columns=["mask", "position", "rank", "token", "probability"])
-    nsp_text = "" if r.is_next is None else (
-        f"P(IsNext) = **{r.is_next:.4f}**, P(NotNext) = **{r.not_next:.4f}**: BERT thinks sentence B "
-        f"{'follows' if r.is_next >= r.not_next else 'does not follow'} sentence A.")
-    figs = {"topk": _topk_figure(r), "nsp": _nsp_figure(r), "grid": _bert_grid(r, l, h),
-            "head": fg.heatmap(a[l, h], r.tokens, r.tokens, f"BERT self-attention: layer {l + 1}, head {h + 1}",
-                               segments=r.segments)}
+    nsp_text = "" if r.is_next is None else i18n.t(
+        "bert.nsp_follows" if r.is_next >= r.not_next else "bert.nsp_not_follows", lang, p=r.is_next, q=r.not_next)
+    words = i18n.figure_labels(lang)
+    figs = {"topk": _topk_figure(r, lang), "nsp": _nsp_figure(r, lang), "grid": _bert_grid(r, l, h, lang),
+            "head": fg.heatmap(a[l, h], r.tokens, r.tokens,
+                               i18n.t("view.layer_head", lang, title=i18n.t("bert.title", lang), l=l + 1, h=h + 1),
+                               x_title=words["key"], y_title=words["query"], segments=r.segments)}
     tables = {"tokens": tokens, f"enc_self-L{l + 1}H{h + 1}": matrix_table(a[l, h], r.tokens, r.tokens)}
     if len(masks):
         tables["fill_mask"] = masks
@@ -330,18 +352,19 @@ def bert_render(r: BertResult | None, layer=1, head=1) -> BertView:
 
 
 @friendly
-def bert_fill_view(text_a: str, text_b: str = "", top_k: int = 5, layer: int = 1, head: int = 1) -> BertView:
-    return bert_render(inf.fill_mask(text_a, top_k, text_b), layer, head)
+def bert_fill_view(text_a: str, text_b: str = "", top_k: int = 5, layer: int = 1, head: int = 1,
+                   lang: str = "en") -> BertView:
+    return bert_render(inf.fill_mask(text_a, top_k, text_b), layer, head, lang)
 
 
 @friendly
-def bert_nsp_view(text_a: str, text_b: str, layer: int = 1, head: int = 1) -> BertView:
-    return bert_render(inf.nsp(text_a, text_b), layer, head)
+def bert_nsp_view(text_a: str, text_b: str, layer: int = 1, head: int = 1, lang: str = "en") -> BertView:
+    return bert_render(inf.nsp(text_a, text_b), layer, head, lang)
 
 
 @friendly
-def bert_encode_view(text_a: str, text_b: str = "", layer: int = 1, head: int = 1) -> BertView:
-    return bert_render(inf.encode_bert(text_a, text_b), layer, head)
+def bert_encode_view(text_a: str, text_b: str = "", layer: int = 1, head: int = 1, lang: str = "en") -> BertView:
+    return bert_render(inf.encode_bert(text_a, text_b), layer, head, lang)
 
 
 # ----------------------------------------------------------------------------- API endpoints
@@ -394,15 +417,15 @@ def _sliders(n_layers: int, n_heads: int, layer, head) -> list:
 
 
 @friendly
-def _ui_seq2seq(text, model):
-    v = seq2seq_view(text, model, 1)
+def _ui_seq2seq(text, model, lang="en"):
+    v = seq2seq_view(text, model, 1, lang)
     return [v.translation, v.notice, v.alignment, v.step_bars, v.step_text, v.files, v.record,
             gr.Slider(minimum=1, maximum=max(v.steps, 2), step=1, value=1, interactive=v.steps > 1)]
 
 
 @friendly
-def _ui_transformer(text, model, beam, layer, head):
-    v = transformer_view(text, model, beam, layer, head)
+def _ui_transformer(text, model, beam, layer, head, lang="en"):
+    v = transformer_view(text, model, beam, layer, head, lang)
     return ([v.translation, v.notice, v.hypotheses] + _values(v.heads) + [v.record]
             + _sliders(v.n_layers, v.n_heads, layer, head))
 
@@ -453,11 +476,11 @@ _BERT_RUNS = {  # what each BERT button runs; bert_fill_view & co. call the same
 
 @friendly
 def bert_model_view(action: str, model: str, text_a: str, text_b: str = "", top_k: int = 5, layer: int = 1,
-                    head: int = 1) -> BertView:
+                    head: int = 1, lang: str = "en") -> BertView:
     """The BERT tab's buttons with its model dropdown ("bert", "bert-custom", a Hub model)."""
     if action not in _BERT_RUNS:
         raise UserError(f"Unknown BERT action '{action}'.")
-    return bert_render(_BERT_RUNS[action](text_a, text_b, top_k, model or "bert"), layer, head)
+    return bert_render(_BERT_RUNS[action](text_a, text_b, top_k, model or "bert"), layer, head, lang)
 
 
 @friendly
@@ -495,7 +518,7 @@ _ui_snapshots = _fields_of(vw.snapshot_view, "heatmap", "entropy", "text", "file
 
 
 @friendly
-def _ui_beam(text, model, beam):
+def _ui_beam(text, model, beam, lang="en"):  # lang: the language of its error messages
     v = vw.beam_view(text, model, beam)
     c = v.chosen
     return [v.table, v.figure, gr.Dropdown(choices=v.choices, value=0), c.translation, c.grid, c.mean, c.notice,
@@ -503,16 +526,16 @@ def _ui_beam(text, model, beam):
 
 
 @friendly
-def _ui_beam_choice(search, chosen):
+def _ui_beam_choice(search, chosen, lang="en"):
     """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes')."""
     if not search:
-        raise UserError("Run a search first.")
+        raise UserError("Run a search first.", "search_first")
     c = vw.beam_choice(search["text"], search["model"], search["beam"], chosen)
     return [c.translation, c.grid, c.mean, c.notice, c.files]
 
 
 @friendly
-def _ui_rollout(text, model, layer):
+def _ui_rollout(text, model, layer, lang="en"):
     v = vw.rollout_view(text, model, layer)
     return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files, v.record,
             gr.Slider(1, max(v.n_layers, 2), step=1, value=min(int(layer or v.n_layers), v.n_layers),
@@ -575,6 +598,11 @@ class Localized:
         if not rows:
             return None
         ex = gr.Examples(rows, inputs, label=i18n.t("common.examples"))
+        # A click on an example sends each input its value *and* the props it was built with
+        # (gradio.helpers.Examples.input_component_props), which would put the English label back
+        # over the Korean one. Without "label" there, the click leaves the current label alone.
+        for props in ex.input_component_props:
+            props.pop("label", None)
         keys = {id(c): k for c, k, *_ in self.items}
         self.example_sets.append((ex.dataset, view, row, [keys.get(id(c)) for c in inputs]))
         return ex
@@ -662,10 +690,10 @@ def build_demo() -> gr.Blocks:
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
             s_state = gr.State(None)
-            s_btn.click(_ui_seq2seq, [s_text, s_model],
+            s_btn.click(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
                         concurrency_id="models", api_visibility="private")
-            s_step.input(seq2seq_step, [s_state, s_step], [s_align, s_bars, s_step_text],
+            s_step.input(seq2seq_step, [s_state, s_step, lang], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
         # --- score functions side by side ----------------------------------------------
@@ -706,10 +734,11 @@ def build_demo() -> gr.Blocks:
             t_files = _downloads(L, "tr.files")
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
-            t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head],
+            t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
                         [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models", api_visibility="private")
             for s in (t_layer, t_head):
-                s.input(lambda r, l, h: _values(transformer_heads(r, l, h)), [t_state, t_layer, t_head], t_heads,
+                s.input(lambda r, l, h, lg: _values(transformer_heads(r, l, h, lg)), [t_state, t_layer, t_head, lang],
+                        t_heads,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
         # --- beam search -----------------------------------------------------------------
@@ -733,9 +762,9 @@ def build_demo() -> gr.Blocks:
             bm_files = _downloads(L)
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
-            bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam],
+            bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam, lang],
                          [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models", api_visibility="private")
-            bm_choice.input(_ui_beam_choice, [bm_state, bm_choice], bm_chosen, trigger_mode="always_last",
+            bm_choice.input(_ui_beam_choice, [bm_state, bm_choice, lang], bm_chosen, trigger_mode="always_last",
                             api_visibility="private")
 
         # --- BERT ----------------------------------------------------------------------
@@ -775,14 +804,18 @@ def build_demo() -> gr.Blocks:
             b_state = gr.State(None)
             b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
                       b_layer, b_head]
-            b_fill.click(lambda m, a, b, k, l, h: _ui_bert(bert_model_view("fill", m, a, b, k, l, h), l, h),
-                         [b_model, b_a, b_b, b_k, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
-            b_nsp.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h), l, h),
-                        [b_model, b_a, b_b, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
-            b_enc.click(lambda m, a, b, l, h: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h), l, h),
-                        [b_model, b_a, b_b, b_layer, b_head], b_outs, concurrency_id="models", api_visibility="private")
+            b_fill.click(lambda m, a, b, k, l, h, lg: _ui_bert(bert_model_view("fill", m, a, b, k, l, h, lg), l, h),
+                         [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs, concurrency_id="models",
+                         api_visibility="private")
+            b_nsp.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h, lg), l, h),
+                        [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
+                        api_visibility="private")
+            b_enc.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h, lg), l, h),
+                        [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
+                        api_visibility="private")
             for s in (b_layer, b_head):
-                s.input(lambda r, l, h: _values(bert_render(r, l, h))[:-3], [b_state, b_layer, b_head], b_outs[:-3],
+                s.input(lambda r, l, h, lg: _values(bert_render(r, l, h, lg))[:-3], [b_state, b_layer, b_head, lang],
+                        b_outs[:-3],
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
         # --- inside attention: rollout, query/key, contextual vectors, positions --------
@@ -804,7 +837,7 @@ def build_demo() -> gr.Blocks:
                     ro_entropy = L(gr.Plot, "ro.entropy")
                 ro_files = _downloads(L)
                 ro_state = gr.State(None)
-                ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer],
+                ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
                              concurrency_id="models", api_visibility="private")
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer], [ro_rollout, ro_rowent],

@@ -154,6 +154,18 @@ def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
             + [dict(type="line", xref=xref, yref=yref, x0=-0.5, x1=n_x - 0.5, y0=b, y1=b, line=line) for b in breaks_y])
 
 
+# The words a figure draws besides its title and tokens, in English; a caller passes a translated
+# copy of any of them as `labels` (explorer.i18n.figure_labels gives the Korean one).
+LABELS = {"key": "key", "query": "query", "score": "score", "weight": "weight", "masked": "masked",
+          "scores_panel": "scores QKᵀ/√d_k (before softmax)", "softmax_panel": "softmax (attention weights)",
+          "source": "source", "source_token": "source token", "attention_weight": "attention weight",
+          "probability": "probability", "no_mask": "No [MASK] to predict."}
+
+
+def _labels(labels) -> dict:
+    return {**LABELS, **(labels or {})}
+
+
 def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
     """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
     return _figure(**placeholder_spec(text, title, height))
@@ -205,9 +217,11 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
 
 
 def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str],
-                  title: str = "Masked self-attention") -> go.Figure:
+                  title: str = "Masked self-attention", labels: dict | None = None) -> go.Figure:
     """Left: raw scores QK^T/sqrt(d_k), masked cells (-inf) drawn as a separate gray layer
     marked −∞; right: their row softmax, where those cells are exactly 0."""
+    w0 = _labels(labels)  # _token_axis and _subplot_title escape; hover templates take escaped copies
+    w = {k: _esc(v) for k, v in w0.items()}
     s = _check_matrix(scores, x_tokens, y_tokens)
     p = _check_matrix(probs, x_tokens, y_tokens)
     masked = np.isneginf(s)
@@ -216,33 +230,34 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     xs, ys = [str(t) for t in x_tokens], [str(t) for t in y_tokens]
     nq, nk = s.shape
     cd = _hover_tokens(ys, xs)
-    hover_qk = "query #%{y}: %{customdata[0]}<br>key #%{x}: %{customdata[1]}<br>"
+    hover_qk = f"{w['query']} #%{{y}}: %{{customdata[0]}}<br>{w['key']} #%{{x}}: %{{customdata[1]}}<br>"
     x, y = list(range(nk)), list(range(nq))
     traces = [
         dict(type="heatmap", z=finite, x=x, y=y, zmin=-bound, zmax=bound, zmid=0, colorscale=_scale(SCORE_SCALE),
-             customdata=cd, hovertemplate=hover_qk + "score: %{z:.4f}<extra></extra>", name="scores",
-             colorbar=dict(x=0.42, thickness=12, title=dict(text="score")), xaxis="x", yaxis="y"),
+             customdata=cd, hovertemplate=hover_qk + f"{w['score']}: %{{z:.4f}}<extra></extra>", name="scores",
+             colorbar=dict(x=0.42, thickness=12, title=dict(text=w["score"])), xaxis="x", yaxis="y"),
         dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
              colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
              text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}",
              textfont=dict(size=_font_size(nk), color="#555"),
-             hovertemplate=hover_qk + f"score: {MINUS_INF} (masked)<extra></extra>", xaxis="x", yaxis="y"),
+             hovertemplate=hover_qk + f"{w['score']}: {MINUS_INF} ({w['masked']})<extra></extra>", xaxis="x",
+             yaxis="y"),
         dict(type="heatmap", z=p, x=x, y=y, zmin=0, zmax=1, colorscale=_scale(PROB_SCALE), customdata=cd,
-             hovertemplate=hover_qk + "weight: %{z:.4f}<extra></extra>", name="softmax",
-             colorbar=dict(x=1.0, thickness=12, title=dict(text="weight")), xaxis="x2", yaxis="y2"),
+             hovertemplate=hover_qk + f"{w['weight']}: %{{z:.4f}}<extra></extra>", name="softmax",
+             colorbar=dict(x=1.0, thickness=12, title=dict(text=w["weight"])), xaxis="x2", yaxis="y2"),
     ]
     cell = _cell_px(max(nq, nk)) * 0.8
     # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would
     panels = ((0.0, 0.42), (0.58, 1.0))
-    titles = ("scores QKᵀ/√d_k (before softmax)", "softmax (attention weights)")
+    titles = (w["scores_panel"], w["softmax_panel"])
     layout = dict(
         title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
         margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white",
         annotations=[_subplot_title(t, (d0 + d1) / 2, 1.0) for t, (d0, d1) in zip(titles, panels)])
     for i, (d0, d1) in enumerate(panels, start=1):
         n = "" if i == 1 else str(i)
-        layout[f"xaxis{n}"] = dict(_token_axis(xs, "key", _x_angle(xs)), domain=[d0, d1], anchor=f"y{n}")
-        layout[f"yaxis{n}"] = dict(_token_axis(ys, "query"), domain=[0.0, 1.0], anchor=f"x{n}",
+        layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], _x_angle(xs)), domain=[d0, d1], anchor=f"y{n}")
+        layout[f"yaxis{n}"] = dict(_token_axis(ys, w0["query"]), domain=[0.0, 1.0], anchor=f"x{n}",
                                    range=[nq - 0.5, -0.5], constrain="domain", scaleanchor=f"x{n}")
     return _figure(traces, layout)
 
@@ -310,31 +325,35 @@ def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title:
 # ----------------------------------------------------------------------------- bar charts
 
 
-def attention_bars(weights, tokens: Sequence[str], title: str) -> go.Figure:
+def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | None = None) -> go.Figure:
     """One decoding step's attention distribution over the source tokens (the weights that
     make up the context vector, Bahdanau et al. eq. 5-6)."""
+    w0 = _labels(labels)
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 1 or len(w) != len(tokens):
         raise ValueError(f"{w.shape} weights for {len(tokens)} tokens")
-    labels = [str(t) for t in tokens]
+    names = [str(t) for t in tokens]
     bar = dict(
-        type="bar", x=list(range(len(w))), y=w, customdata=[_esc(t) for t in labels],
+        type="bar", x=list(range(len(w))), y=w, customdata=[_esc(t) for t in names],
         marker=dict(color=w, colorscale=_scale(PROB_SCALE), cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
-        textposition="outside", hovertemplate="source #%{x}: %{customdata}<br>weight: %{y:.4f}<extra></extra>")
+        textposition="outside",
+        hovertemplate=f"{_esc(w0['source'])} #%{{x}}: %{{customdata}}<br>{_esc(w0['weight'])}: %{{y:.4f}}<extra></extra>")
     if len(w) <= 24:
         bar["text"] = [f"{v:.2f}" for v in w]
     return _figure([bar], dict(
-        title=dict(text=_esc(title)), height=340 + 5 * max(map(len, labels), default=0),
-        xaxis=_token_axis(labels, "source token", _x_angle(labels)),
-        yaxis=dict(title=dict(text="attention weight"), range=[0, 1.08]),
+        title=dict(text=_esc(title)), height=340 + 5 * max(map(len, names), default=0),
+        xaxis=_token_axis(names, w0["source_token"], _x_angle(names)),
+        yaxis=dict(title=dict(text=_esc(w0["attention_weight"])), range=[0, 1.08]),
         margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
 
 
-def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions") -> go.Figure:
+def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions",
+              labels: dict | None = None) -> go.Figure:
     """One group (subplot) per [MASK]: `masks` is a list of (label, tokens, probabilities),
     best first; the best prediction is drawn at the top."""
+    w0 = _labels(labels)
     if not masks:
-        return placeholder("No [MASK] to predict.", title)
+        return placeholder(w0["no_mask"], title)
     # one row per [MASK], laid out as make_subplots(len(masks), 1, vertical_spacing=gap) would
     n = len(masks)
     gap = min(0.12, 0.5 / n)
@@ -350,7 +369,7 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
             type="bar", x=p, y=list(range(len(p))), orientation="h", customdata=[_esc(t) for t in toks],
             name=_esc(label), text=[f"{v:.4f}" for v in p], textposition="auto", showlegend=False,
             hovertemplate="%{customdata}: %{x:.4f}<extra></extra>", xaxis=f"x{k}", yaxis=f"y{k}"))
-        layout[f"xaxis{k}"] = dict(domain=[0.0, 1.0], anchor=f"y{k}", title=dict(text="probability"),
+        layout[f"xaxis{k}"] = dict(domain=[0.0, 1.0], anchor=f"y{k}", title=dict(text=_esc(w0["probability"])),
                                    rangemode="tozero")
         layout[f"yaxis{k}"] = dict(_token_axis([str(t) for t in toks], ""), domain=[max(0.0, top - h), top],
                                    anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
@@ -361,11 +380,13 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
     return _figure(bars, layout)
 
 
-def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence prediction") -> go.Figure:
+def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence prediction",
+             labels: dict | None = None) -> go.Figure:
     """P(IsNext) and P(NotNext) from BERT's [CLS] classifier."""
+    w0 = _labels(labels)
     p = [float(is_next), float(not_next)]
     bar = dict(type="bar", x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
                marker=dict(color=["#2ca02c", "#d62728"]), hovertemplate="%{x}: %{y:.4f}<extra></extra>")
     return _figure([bar], dict(title=dict(text=_esc(title)), height=300,
-                               yaxis=dict(range=[0, 1.1], title=dict(text="probability")),
+                               yaxis=dict(range=[0, 1.1], title=dict(text=_esc(w0["probability"]))),
                                margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))

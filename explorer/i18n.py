@@ -306,6 +306,103 @@ STRINGS: dict[str, dict[str, str]] = {
     "len.refresh": {"en": "Reload", "ko": "다시 읽기"},
     "len.figure": {"en": "BLEU by source length", "ko": "소스 길이별 BLEU"},
     "len.table": {"en": "BLEU per length bucket (words)", "ko": "길이 구간(단어 수)별 BLEU"},
+    # ------------------------------------------------------------------ words inside the figures (figures.LABELS)
+    # (every "fig.*" key is one of them; titles of the views follow)
+    "fig.key": {"en": "key", "ko": "키"},
+    "fig.query": {"en": "query", "ko": "쿼리"},
+    "fig.score": {"en": "score", "ko": "점수"},
+    "fig.weight": {"en": "weight", "ko": "가중치"},
+    "fig.masked": {"en": "masked", "ko": "마스크됨"},
+    "fig.scores_panel": {"en": "scores QKᵀ/√d_k (before softmax)", "ko": "점수 QKᵀ/√d_k (소프트맥스 전)"},
+    "fig.softmax_panel": {"en": "softmax (attention weights)", "ko": "소프트맥스 (어텐션 가중치)"},
+    "fig.source": {"en": "source", "ko": "소스"},
+    "fig.source_token": {"en": "source token", "ko": "소스 토큰"},
+    "fig.attention_weight": {"en": "attention weight", "ko": "어텐션 가중치"},
+    "fig.probability": {"en": "probability", "ko": "확률"},
+    "fig.no_mask": {"en": "No [MASK] to predict.", "ko": "예측할 [MASK]가 없습니다."},
+    "view.target_produced": {"en": "target (produced)", "ko": "타깃 (생성)"},
+    "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
+    "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
+    # ------------------------------------------------------------------ what the first three tabs compute
+    "view.translate_first": {"en": "Translate a sentence first.", "ko": "먼저 문장을 번역하세요."},
+    "s2s.no_attention": {
+        "en": "**No attention in this model.** The decoder never looks back at the source: the encoder's "
+              "last hidden state is its only context, so the whole sentence must fit through one fixed-size "
+              "vector (the bottleneck of Sutskever et al. 2014 that attention, Bahdanau et al. 2015, removes).",
+        "ko": "**이 모델에는 어텐션이 없습니다.** 디코더는 소스를 다시 보지 않습니다. 인코더의 마지막 은닉 상태가 "
+              "유일한 컨텍스트이므로, 문장 전체가 고정 크기 벡터 하나를 통과해야 합니다(Sutskever et al. 2014의 "
+              "병목이며, Bahdanau et al. 2015의 어텐션이 이를 없앱니다).",
+    },
+    "s2s.align_none": {"en": "No attention: the last encoder state is the only context.",
+                       "ko": "어텐션 없음: 인코더의 마지막 상태가 유일한 컨텍스트입니다."},
+    "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
+    "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
+    "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**.",
+                      "ko": "**{t}/{T}단계**: 디코더의 입력은 *{fed}*, 출력은 **{produced}**입니다."},
+    "s2s.bars_none": {"en": "No attention weights: every step gets the same fixed vector.",
+                      "ko": "어텐션 가중치가 없습니다: 모든 단계가 같은 고정 벡터를 받습니다."},
+    "s2s.step_none": {"en": "There is no attention: the context is the last encoder state, the same at every step.",
+                      "ko": "어텐션이 없습니다: 컨텍스트는 인코더의 마지막 상태이며, 모든 단계에서 같습니다."},
+    "s2s.step_context": {"en": "Its context vector c{t} = Σᵢ αᵢ hᵢ came mostly from {top} ({share} of the weight).",
+                         "ko": "이 단계의 컨텍스트 벡터 c{t} = Σᵢ αᵢ hᵢ는 주로 {top}에서 왔습니다(가중치의 {share})."},
+    "s2s.bars_title": {"en": "Step {t}: attention while producing '{produced}'",
+                       "ko": "{t}단계: '{produced}' 출력 시의 어텐션"},
+    "tr.col_translation": {"en": "translation", "ko": "번역"},
+    "tr.col_logprob": {"en": "log-prob", "ko": "로그 확률"},
+    "tr.col_score": {"en": "score", "ko": "점수"},
+    "tr.col_shown": {"en": "attention shown", "ko": "어텐션 표시"},
+    "tr.title_enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
+    "tr.title_dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
+    "tr.title_cross": {"en": "Cross attention (decoder → encoder)", "ko": "교차 어텐션 (디코더 → 인코더)"},
+    "tr.no_view": {"en": "This model has no {what}.", "ko": "이 모델에는 {what}이 없습니다."},
+    "tr.scores_title": {"en": "Decoder masked scores, layer {l}, head {h}",
+                        "ko": "디코더 마스크드 점수, 레이어 {l}, 헤드 {h}"},
+    "bert.first": {"en": "Run BERT on a sentence first.", "ko": "먼저 문장에 BERT를 실행하세요."},
+    "bert.title": {"en": "BERT self-attention", "ko": "BERT 셀프 어텐션"},
+    "bert.topk_title": {"en": "Fill-mask: top predictions", "ko": "빈칸 채우기: 상위 예측"},
+    "bert.mask_label": {"en": "[MASK] #{i} (position {p})", "ko": "[MASK] #{i} (위치 {p})"},
+    "bert.nsp_title": {"en": "Next-sentence prediction", "ko": "다음 문장 예측 (NSP)"},
+    "bert.nsp_no_b": {"en": "Give a sentence B to see P(IsNext).", "ko": "P(IsNext)를 보려면 문장 B를 입력하세요."},
+    "bert.nsp_follows": {
+        "en": "P(IsNext) = **{p:.4f}**, P(NotNext) = **{q:.4f}**: BERT thinks sentence B follows sentence A.",
+        "ko": "P(IsNext) = **{p:.4f}**, P(NotNext) = **{q:.4f}**: BERT는 문장 B가 문장 A 다음에 이어진다고 봅니다.",
+    },
+    "bert.nsp_not_follows": {
+        "en": "P(IsNext) = **{p:.4f}**, P(NotNext) = **{q:.4f}**: BERT thinks sentence B does not follow sentence A.",
+        "ko": "P(IsNext) = **{p:.4f}**, P(NotNext) = **{q:.4f}**: BERT는 문장 B가 문장 A 다음에 이어지지 않는다고 "
+              "봅니다.",
+    },
+    # ------------------------------------------------------------------ errors (explorer.inference.UserError keys)
+    "err.generic": {
+        "en": "Sorry, something went wrong on our side (the details are in the server log). Please try another input.",
+        "ko": "죄송합니다. 서버 쪽에서 문제가 생겼습니다(자세한 내용은 서버 로그에 있습니다). 다른 입력으로 다시 "
+              "시도해 주세요.",
+    },
+    "err.empty": {"en": "Please type a {what}: the input is empty.", "ko": "{what} 입력이 비어 있습니다. 내용을 입력하세요."},
+    # the {what} and {name} of the messages above, as explorer.inference names them
+    "what.sentence": {"en": "sentence", "ko": "문장"},
+    "what.first sentence": {"en": "first sentence", "ko": "첫 번째 문장"},
+    "what.second sentence": {"en": "second sentence", "ko": "두 번째 문장"},
+    "what.word": {"en": "word", "ko": "단어"},
+    "what.probe sentence": {"en": "probe sentence", "ko": "관찰 문장"},
+    "what.Beam size": {"en": "Beam size", "ko": "빔 크기"},
+    "what.Hypothesis": {"en": "Hypothesis", "ko": "가설 번호"},
+    "what.top-k": {"en": "top-k", "ko": "top-k"},
+    "err.not_text": {"en": "The {what} must be text.", "ko": "{what} 입력은 텍스트여야 합니다."},
+    "err.range": {"en": "{name} must be between {lo} and {hi} (got {value}).",
+                  "ko": "{name} 값은 {lo}에서 {hi} 사이여야 합니다(입력: {value})."},
+    "err.whole": {"en": "{name} must be a whole number between {lo} and {hi}.",
+                  "ko": "{name} 값은 {lo}에서 {hi} 사이의 정수여야 합니다."},
+    "err.no_tokens": {"en": "The sentence has no translatable tokens.", "ko": "문장에 번역할 수 있는 토큰이 없습니다."},
+    "err.no_mask": {"en": "Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'",
+                    "ko": "문장에 [MASK]를 하나 이상 넣으세요. 예: 'I am a [MASK].'"},
+    "err.mask_too_late": {"en": "Every [MASK] fell beyond BERT's length limit; put one earlier in the text.",
+                          "ko": "모든 [MASK]가 BERT의 길이 제한 밖에 있습니다. [MASK]를 더 앞에 넣으세요."},
+    "err.unknown_model": {"en": "Unknown model '{name}'. Available: {known}.",
+                          "ko": "알 수 없는 모델 '{name}'입니다. 사용할 수 있는 모델: {known}."},
+    "err.not_loaded": {"en": "Model '{name}' could not be loaded: {error}",
+                       "ko": "모델 '{name}' 불러오기 실패: {error}"},
+    "err.search_first": {"en": "Run a search first.", "ko": "먼저 탐색을 실행하세요."},
     # ------------------------------------------------------------------ models
     "models.intro": {
         "en": "Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). A model that "
@@ -338,6 +435,22 @@ def t(key: str, lang: str = "en", **fields) -> str:
     """The string `key` in `lang` ("en" or "ko", or the switch's label), formatted with `fields`."""
     s = STRINGS[key][lang_code(lang)]
     return s.format(**fields) if fields else s
+
+
+def figure_labels(lang: str = "en") -> dict[str, str]:
+    """explorer.figures.LABELS in `lang` (the "fig.*" keys): the words a figure draws besides its title and
+    tokens."""
+    return {k[len("fig."):]: v[lang_code(lang)] for k, v in STRINGS.items() if k.startswith("fig.")}
+
+
+def error_text(e: Exception, lang: str = "en") -> str:
+    """A UserError's message in `lang`: its key's string when it has one, else its own (English) text."""
+    key = getattr(e, "key", None)
+    if not key or f"err.{key}" not in STRINGS:
+        return str(e)
+    fields = {k: t(f"what.{v}", lang) if k in ("what", "name") and f"what.{v}" in STRINGS else v
+              for k, v in e.fields.items()}
+    return t(f"err.{key}", lang, **fields)
 
 
 def examples(view: str, lang: str = "en") -> list[list]:

@@ -32,7 +32,12 @@ MAX_TOP_K = 100
 
 
 class UserError(ValueError):
-    """Something about the input the user can fix; the message is shown as is."""
+    """Something about the input the user can fix; the message is shown as is. `key` and `fields`
+    (optional) name the same message in explorer.i18n ("err.<key>"), for the Korean interface."""
+
+    def __init__(self, message: str, key: str | None = None, **fields):
+        super().__init__(message)
+        self.key, self.fields = key, fields
 
 
 # ----------------------------------------------------------------------------- loading
@@ -46,10 +51,12 @@ class Registry:
 
     def get(self, name: str, kind: str | None = None) -> Checkpoint:
         if name in self.errors:
-            raise UserError(f"Model '{name}' could not be loaded: {self.errors[name]}")
+            raise UserError(f"Model '{name}' could not be loaded: {self.errors[name]}", "not_loaded", name=name,
+                            error=self.errors[name])
         if name not in self.models:
             known = ", ".join(sorted(self.names(kind))) or "none"
-            raise UserError(f"Unknown model '{_shown(name)}'. Available: {known}.")
+            raise UserError(f"Unknown model '{_shown(name)}'. Available: {known}.", "unknown_model",
+                            name=_shown(name), known=known)
         ckpt = self.models[name]
         if kind and ckpt.config.arch not in (kind if isinstance(kind, tuple) else (kind,)):
             wanted = " or ".join(kind) if isinstance(kind, tuple) else kind
@@ -118,13 +125,13 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     if text is None:
         text = ""
     if not isinstance(text, str):
-        raise UserError(f"The {what} must be text.")
+        raise UserError(f"The {what} must be text.", "not_text", what=what)
     notices = []
     text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> '?'
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
     text = re.sub(r"\s+", " ", text)
     if not text:
-        raise UserError(f"Please type a {what}: the input is empty.")
+        raise UserError(f"Please type a {what}: the input is empty.", "empty", what=what)
     if len(text) > MAX_CHARS:
         notices.append(f"{what[0].upper() + what[1:]} cut to its first {MAX_CHARS} characters "
                        f"({len(text) - MAX_CHARS} dropped).")
@@ -136,9 +143,11 @@ def _check_int(value, name: str, lo: int, hi: int) -> int:
     try:
         v = int(value)
     except (TypeError, ValueError, OverflowError):  # OverflowError: int(float('inf'))
-        raise UserError(f"{name} must be a whole number between {lo} and {hi}.") from None
+        raise UserError(f"{name} must be a whole number between {lo} and {hi}.", "whole", name=name, lo=lo,
+                        hi=hi) from None
     if not lo <= v <= hi or v != value and not isinstance(value, str):
-        raise UserError(f"{name} must be between {lo} and {hi} (got {_shown(value)}).")
+        raise UserError(f"{name} must be between {lo} and {hi} (got {_shown(value)}).", "range", name=name, lo=lo,
+                        hi=hi, value=_shown(value))
     return v
 
 
@@ -196,7 +205,7 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
         notices.append(f"Source cut to {limit} subword tokens ({len(ids) - limit} dropped).")
         ids = ids[:limit]
     if not ids:
-        raise UserError("The sentence has no translatable tokens.")
+        raise UserError("The sentence has no translatable tokens.", "no_tokens")
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
     hyps = beam_search(model, src, sp["bos"], sp["eos"], max_out, beam_size=beam, alpha=0.6 if beam > 1 else 0.0)[0]
@@ -310,10 +319,10 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
         if any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in raw):  # it was cut off
             raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
                             "that is read; put one earlier.")
-        raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
+        raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'", "no_mask")
     res = _run_bert(ckpt, text, b, top_k, notices)
     if not res.masks:
-        raise UserError("Every [MASK] fell beyond BERT's length limit; put one earlier in the text.")
+        raise UserError("Every [MASK] fell beyond BERT's length limit; put one earlier in the text.", "mask_too_late")
     return res
 
 

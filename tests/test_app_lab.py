@@ -5,6 +5,7 @@ live training yields row-stochastic alignments and stops at its cap; a custom BE
 BERT views and the Hub box exists only when the operator turns it on."""
 import json
 import math
+import re
 import string
 import time
 from pathlib import Path
@@ -438,3 +439,89 @@ def test_hub_box_only_with_the_switch_and_loads_into_a_fresh_registry_dict(hf_be
     assert r.record.tokens[0] == "[CLS]" and r.n_layers == 2 and r.n_heads == 4
     with pytest.raises(gr.Error, match="model id"):
         app.hub_bert_load("../../etc/passwd")
+
+
+# ----------------------------------------------------------------------------- the first three tabs in Korean
+
+
+def _hangul(s) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in str(s))
+
+
+def test_figure_words_have_a_korean_copy_of_every_label():
+    from explorer import figures as fg
+    assert set(i18n.figure_labels("ko")) == set(fg.LABELS)
+    assert i18n.figure_labels("en") == fg.LABELS  # the English copy is the figures' own default
+    assert all(_hangul(v) or v == "[MASK]" for v in i18n.figure_labels("ko").values())
+
+
+@needs
+def test_first_three_tabs_speak_korean_with_the_same_numbers():
+    """Korean mode changes the words (titles, axis labels, the step and NSP sentences), never a
+    number: every heatmap and bar equals the English run's, and each Korean title holds Hangul."""
+    en, ko = (app.seq2seq_view(EN, "seq2seq-dot", 2, lang) for lang in ("English", "한국어"))
+    assert _hangul(ko.step_text) and not _hangul(en.step_text) and "Step 2/" in en.step_text
+    for f_en, f_ko in ((en.alignment, ko.alignment), (en.step_bars, ko.step_bars)):
+        assert _hangul(f_ko.layout.title.text) and not _hangul(f_en.layout.title.text)
+        value = lambda f: f.data[0].z if f.data[0].type == "heatmap" else f.data[0].y  # noqa: E731
+        np.testing.assert_array_equal(np.asarray(value(f_en), dtype=float), np.asarray(value(f_ko), dtype=float))
+    assert ko.step_bars.layout.yaxis.title.text == "어텐션 가중치"
+    none = app.seq2seq_view(EN, "seq2seq-none", 1, "ko")
+    assert none.notice.startswith("**이 모델에는 어텐션이 없습니다.**") and _hangul(none.step_text)
+
+    v_en, v_ko = (app.transformer_view(EN, "transformer-en-fr", 1, 2, 3, lang) for lang in ("en", "ko"))
+    assert list(v_ko.hypotheses.columns) == ["#", "번역", "로그 확률", "점수", "어텐션 표시"]
+    np.testing.assert_array_equal(v_en.hypotheses.iloc[:, 2].to_numpy(), v_ko.hypotheses.iloc[:, 2].to_numpy())
+    t_en, t_ko = v_en.heads, v_ko.heads
+    for name in ("enc_grid", "enc_head", "dec_grid", "dec_head", "dec_scores", "cross_grid", "cross_head"):
+        a, b = getattr(t_en, name), getattr(t_ko, name)
+        assert _hangul(b.layout.title.text) and not _hangul(a.layout.title.text), name
+        for ta, tb in zip(heatmaps(a), heatmaps(b)):
+            np.testing.assert_array_equal(np.asarray(ta.z, dtype=float), np.asarray(tb.z, dtype=float))
+    assert [x.text for x in t_ko.dec_scores.layout.annotations] == ["점수 QKᵀ/√d_k (소프트맥스 전)", "소프트맥스 (어텐션 가중치)"]
+    assert t_ko.enc_head.layout.xaxis.title.text == "키" and t_ko.enc_head.layout.yaxis.title.text == "쿼리"
+
+    b_en, b_ko = (app.bert_fill_view("the man went to the [MASK] .", "he bought a gallon of milk .", 5, 1, 1, lang)
+                  for lang in ("en", "ko"))
+    assert "BERT thinks sentence B" in b_en.nsp_text and "BERT는 문장 B가" in b_ko.nsp_text
+    assert f"{b_en.record.is_next:.4f}" in b_ko.nsp_text
+    for name in ("topk", "nsp", "grid", "head"):
+        assert _hangul(getattr(b_ko, name).layout.title.text), name
+    np.testing.assert_array_equal(np.asarray(b_en.topk.data[0].x), np.asarray(b_ko.topk.data[0].x))
+    pd.testing.assert_frame_equal(b_en.masks, b_ko.masks)
+    # the API keeps English: its grid title is the English one
+    assert app.BERT_GRID_TITLE == b_en.grid.layout.title.text
+
+
+@needs
+@pytest.mark.parametrize("call, key", [
+    (lambda lang: app._ui_seq2seq("", "seq2seq-dot", lang), "empty"),
+    (lambda lang: app._ui_seq2seq(7, "seq2seq-dot", lang), "not_text"),
+    (lambda lang: app._ui_transformer(EN, "nope", 1, 1, 1, lang), "unknown_model"),
+    (lambda lang: app._ui_transformer(EN, "transformer-en-fr", 99, 1, 1, lang), "range"),
+    (lambda lang: app._ui_transformer(EN, "transformer-en-fr", "two", 1, 1, lang), "whole"),
+    (lambda lang: app.bert_fill_view("no mask here", "", 5, 1, 1, lang), "no_mask"),
+    (lambda lang: app._ui_beam_choice(None, 0, lang), "search_first"),
+])
+def test_errors_follow_the_language_switch(call, key):
+    """Each keyed UserError reaches the screen in the switch's language; English is the message itself."""
+    with pytest.raises(gr.Error) as en:
+        call("English")
+    with pytest.raises(gr.Error) as ko:
+        call("한국어")
+    assert not _hangul(en.value.message) and _hangul(ko.value.message), (en.value.message, ko.value.message)
+    for lang, e in (("en", en), ("ko", ko)):  # the key's own words are on screen, fields aside
+        longest = max(re.split(r"\{[^}]*\}", i18n.STRINGS[f"err.{key}"][lang]), key=len)
+        assert longest in e.value.message, (longest, e.value.message)
+
+
+def test_clicking_an_example_keeps_the_label_of_the_current_language():
+    """gr.Examples sends its inputs their build-time props with each click; the label must not be
+    among them, or a click in Korean mode would put the English label back (the browser test
+    clicks one)."""
+    with gr.Blocks():
+        L = app.Localized()
+        box = L(gr.Textbox, "common.sentence")
+        ex = L.examples("transformer", [box], lambda r: r[:1])
+    assert ex.input_component_props and all("label" not in p for p in ex.input_component_props)
+    assert box.label == "Sentence"  # the component itself keeps its label

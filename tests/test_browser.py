@@ -51,6 +51,7 @@ FIRST_CALL_MS = 60_000  # the first model call of a cold server on a busy 2-core
 STEP_MS = 30_000  # anything after that (a redraw, a tab switch)
 
 COURSE = "I am a student."
+COURSE_KO = "나는 학생 입니다"  # the course slides' example, first among the Korean examples
 ANIMAL = "The animal didn't cross the street because it was too tired."
 MASKED, NEXT = "the man went to the [MASK] .", "he bought a gallon of milk ."
 XSS = ["<img src=x onerror=alert(1)>", '"><script>alert(1)</script>']
@@ -560,7 +561,17 @@ def test_korean_interface(ui, tmp_path):
     ui.wait_for_figures("Attention entropy per target token", timeout=FIRST_CALL_MS)
     expect(panel.get_by_text(re.compile(r"^가장 집중된 어텐션: seq2seq-"))).to_be_visible()
 
-    ui.screenshot("korean", heading, tmp_path)
+    # what a run draws follows it as well: the Transformer tab's figure titles and axis words
+    panel = ui.tab(ko("tab.transformer"))
+    panel.locator("table").first.get_by_text(COURSE_KO, exact=True).click()  # the Korean model's example row
+    sentence = panel.get_by_label(ko("common.sentence"), exact=True)  # still Korean after the example's click
+    expect(sentence).to_have_value(COURSE_KO)
+    panel.get_by_role("button", name=ko("common.translate"), exact=True).click()
+    expect(panel.get_by_role("textbox", name=ko("common.translation"))).not_to_have_value("", timeout=FIRST_CALL_MS)
+    title = ko("tr.title_enc")
+    ui.wait_for_plots(i18n.t("view.all_heads", "ko", title=title), i18n.t("view.layer_head", "ko", title=title, l=1, h=1),
+                      timeout=FIRST_CALL_MS)
+    ui.screenshot("korean", sentence, tmp_path)
     ui.assert_clean()
 
 
