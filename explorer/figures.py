@@ -336,8 +336,8 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
     bar = dict(
         type="bar", x=list(range(len(w))), y=w, customdata=[_esc(t) for t in names],
         marker=dict(color=w, colorscale=_scale(PROB_SCALE), cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
-        textposition="outside",
-        hovertemplate=f"{_esc(w0['source'])} #%{{x}}: %{{customdata}}<br>{_esc(w0['weight'])}: %{{y:.4f}}<extra></extra>")
+        textposition="outside", hovertemplate=(f"{_esc(w0['source'])} #%{{x}}: %{{customdata}}<br>"
+                                               f"{_esc(w0['weight'])}: %{{y:.4f}}<extra></extra>"))
     if len(w) <= 24:
         bar["text"] = [f"{v:.2f}" for v in w]
     return _figure([bar], dict(

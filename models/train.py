@@ -339,13 +339,16 @@ def aux_training_pairs(args, split: dict) -> tuple[list, dict]:
         return [], {}
     if not args.direction.endswith("-en"):
         raise SystemExit("--aux-pairs needs a direction into English (ko-en or fr-en)")
+    if args.aux_pairs == "en-" + args.direction.split("-")[0]:
+        raise SystemExit(f"--aux-pairs {args.aux_pairs} is the main task's own corpus")
     held = {data.english_key(en) for en, _ in split["valid"] + split["test"]}
     pairs = data.read_pairs(args.data_dir, args.aux_pairs)
     kept = [p for p in pairs if data.english_key(p[0]) not in held]
     aux_dir = args.aux_pairs.split("-")[1] + "-en"
-    meta = {"pair": args.aux_pairs, "direction": aux_dir, "n_pairs": len(kept), "n_dropped_held_out": len(pairs) - len(kept),
-            "ratio": args.aux_ratio, "file": data.TRANSLATION_FILES[args.aux_pairs],
-            "sha256": data.file_sha256(data.find(args.data_dir, data.TRANSLATION_FILES[args.aux_pairs]))}
+    file = data.TRANSLATION_FILES[args.aux_pairs]
+    meta = {"pair": args.aux_pairs, "direction": aux_dir, "n_pairs": len(kept),
+            "n_dropped_held_out": len(pairs) - len(kept), "ratio": args.aux_ratio, "file": file,
+            "sha256": data.file_sha256(data.find(args.data_dir, file))}
     return data.orient(kept, aux_dir), meta
 
 
@@ -643,7 +646,7 @@ def parse(argv=None):
     ap.add_argument("--bpe-dropout", type=float, default=0.0,
                     help="translation: BPE-dropout probability for training encodings (0.1 in Provilkov et al.)")
     ap.add_argument("--bpe-variants", type=int, default=8,
-                    help="with --bpe-dropout: encodings of the training set the epochs cycle through")
+                    help="with --bpe-dropout or --space-noise: encodings of the training set the epochs cycle through")
     ap.add_argument("--space-noise", type=float, default=0.0,
                     help="ko-en: training sources respaced, each Hangul space dropped and each word split with "
                          "this probability (with --bpe-variants encodings)")

@@ -448,9 +448,10 @@ def test_aux_pairs_never_hold_a_held_out_english_sentence(tmp_path):
     assert meta["n_dropped_held_out"] == sum(data.english_key(en) in held for en, _ in fr) > 0
     assert meta["n_pairs"] == len(aux) == len(fr) - meta["n_dropped_held_out"]
     assert {src for src, _ in aux} <= {f for _, f in fr}  # oriented French -> English
-    with pytest.raises(SystemExit):
-        train.aux_training_pairs(Namespace(aux_pairs="en-fr", aux_ratio=2.0, direction="en-ko",
-                                           data_dir=train.FIXTURES), split)
+    for direction in ("en-ko", "fr-en"):  # not into English; the main task's own corpus
+        with pytest.raises(SystemExit):
+            train.aux_training_pairs(Namespace(aux_pairs="en-fr", aux_ratio=2.0, direction=direction,
+                                               data_dir=train.FIXTURES), split)
 
     folder = train.main(["transformer", "--smoke", "--direction", "ko-en", "--out", str(tmp_path / "run"),
                          "--device", "cpu", "--max-steps", "6", "--aux-pairs", "en-fr", "--space-noise", "0.2",
