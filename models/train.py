@@ -371,12 +371,19 @@ def setup_translation(args, device):
     sp = special_ids(tok)
     variants = training_variants(tok, train, args)
     aux_encoded = data.encode_pairs(tok, aux, args.max_len) if aux else []
+    # --bidir-frac (bidirectional training, Ding et al. 2021): for that first share of the time budget the
+    # epochs also hold every training pair reversed (French -> English beside English -> French, the
+    # source language telling the direction), then the task's own direction alone
+    reverse_encoded = data.encode_pairs(tok, [(t, s) for s, t in train], args.max_len) if args.bidir_frac else []
+    bidir_until = time.time() + 60 * min(args.max_minutes, 1e6) * args.bidir_frac
     rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
 
     def epoch(e):
         enc = variants[e % len(variants)]
         if aux_encoded:
             enc = enc + rng.sample(aux_encoded, min(n_aux, len(aux_encoded)))
+        if reverse_encoded and time.time() < bidir_until:
+            enc = enc + reverse_encoded
         return (data.translation_batch([enc[i] for i in b], sp["bos"], sp["eos"])
                 for b in data.translation_batches(enc, args.max_tokens, rng))
     batches = forever(epoch)
@@ -655,6 +662,9 @@ def parse(argv=None):
                          "pair whose English is held out of the main task")
     ap.add_argument("--aux-ratio", type=float, default=4.0,
                     help="with --aux-pairs: aux pairs per main training pair in each epoch (default 4)")
+    ap.add_argument("--bidir-frac", type=float, default=0.0,
+                    help="translation: for this first fraction of --max-minutes, also train on every pair reversed "
+                         "(bidirectional training, Ding et al. 2021; 0 = off)")
     ap.add_argument("--short-len", type=int, default=0,
                     help="BERT: examples of at most this many tokens form a second part of each batch, "
                          "padded to their own length (0: one part)")

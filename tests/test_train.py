@@ -1,6 +1,7 @@
 """Smoke training of every architecture through the real command line (what CI runs)."""
 import json
 import math
+import time
 
 import pytest
 import torch
@@ -461,3 +462,29 @@ def test_aux_pairs_never_hold_a_held_out_english_sentence(tmp_path):
     assert d["aux"]["pair"] == "en-fr" and d["aux"]["n_dropped_held_out"] == meta["n_dropped_held_out"]
     assert set(d["files"]) == {"tatoeba-eng-kor/kor.txt", "tatoeba-eng-fra/fra.txt.gz"}
     assert ck.metrics["hyperparameters"]["space_noise"] == 0.2
+
+
+def test_bidirectional_training_adds_reversed_pairs_only_early(tmp_path, monkeypatch):
+    """--bidir-frac: the first epochs hold every training pair twice, once reversed (target as
+    source); once that share of --max-minutes has passed, only the task's own direction."""
+    from models import data
+    seen = []
+    real = data.translation_batches
+
+    def spy(encoded, max_tokens, rng):
+        seen.append(list(encoded))
+        return real(encoded, max_tokens, rng)
+    monkeypatch.setattr(data, "translation_batches", spy)
+    args = train.parse(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
+                        "--bidir-frac", "0.5", "--max-minutes", "0.02"])  # 0.6 s of both directions
+    task, model, tok, batches, *_ = train.setup_translation(args, "cpu")
+    next(batches)
+    first = seen[-1]
+    n = len(first) // 2
+    eos = tok.token_to_id("</s>")
+    assert len(first) == 2 * n and n > 0
+    assert [(t + [eos], s[:-1]) for s, t in first[:n]] == first[n:]  # (src </s>, tgt) -> (tgt </s>, src)
+    time.sleep(0.7)
+    while len(seen) == 1:  # run out the first epoch
+        next(batches)
+    assert len(seen[-1]) == n and seen[-1] == first[:n]
