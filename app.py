@@ -518,8 +518,8 @@ _ui_snapshots = _fields_of(vw.snapshot_view, "heatmap", "entropy", "text", "file
 
 
 @friendly
-def _ui_beam(text, model, beam, lang="en"):  # lang: the language of its error messages
-    v = vw.beam_view(text, model, beam)
+def _ui_beam(text, model, beam, lang="en"):
+    v = vw.beam_view(text, model, beam, lang)
     c = v.chosen
     return [v.table, v.figure, gr.Dropdown(choices=v.choices, value=0), c.translation, c.grid, c.mean, c.notice,
             c.files, {"text": text, "model": model, "beam": int(beam)}]
@@ -530,21 +530,21 @@ def _ui_beam_choice(search, chosen, lang="en"):
     """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes')."""
     if not search:
         raise UserError("Run a search first.", "search_first")
-    c = vw.beam_choice(search["text"], search["model"], search["beam"], chosen)
+    c = vw.beam_choice(search["text"], search["model"], search["beam"], chosen, lang)
     return [c.translation, c.grid, c.mean, c.notice, c.files]
 
 
 @friendly
 def _ui_rollout(text, model, layer, lang="en"):
-    v = vw.rollout_view(text, model, layer)
+    v = vw.rollout_view(text, model, layer, lang)
     return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files, v.record,
             gr.Slider(1, max(v.n_layers, 2), step=1, value=min(int(layer or v.n_layers), v.n_layers),
                       interactive=v.n_layers > 1)]
 
 
 @friendly
-def _ui_rollout_layer(record, layer):
-    v = vw.rollout_redraw(record, min(int(layer or 1), record.rollout.shape[0]) if record else None)
+def _ui_rollout_layer(record, layer, lang="en"):
+    v = vw.rollout_redraw(record, min(int(layer or 1), record.rollout.shape[0]) if record else None, lang)
     return [v.rollout, v.row_entropy]
 
 
@@ -840,7 +840,7 @@ def build_demo() -> gr.Blocks:
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
                              concurrency_id="models", api_visibility="private")
-                ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer], [ro_rollout, ro_rowent],
+                ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
             with L(gr.Tab, "tab.qk"):
@@ -961,7 +961,7 @@ def build_demo() -> gr.Blocks:
                     len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
                                   interactive=False, scale=2)
                 len_files = _downloads(L)
-                len_btn.click(_ui_length, None, [len_fig, len_table, len_msg, len_files], concurrency_id="models", api_visibility="private")
+                len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models", api_visibility="private")
 
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):

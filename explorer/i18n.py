@@ -323,6 +323,76 @@ STRINGS: dict[str, dict[str, str]] = {
     "view.target_produced": {"en": "target (produced)", "ko": "타깃 (생성)"},
     "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
     "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
+    # ------------------------------------------------------------------ words inside the lab's figures
+    # (explorer.lab_figures.LABELS: every "lab.*" key is one of them)
+    "lab.no_model": {"en": "No model to compare.", "ko": "비교할 모델이 없습니다."},
+    "lab.no_attention": {"en": "no attention", "ko": "어텐션 없음"},
+    "lab.mean_h": {"en": "mean H = {h:.2f} nats", "ko": "평균 H = {h:.2f} nats"},
+    "lab.entropy_per_target": {"en": "Attention entropy per target token", "ko": "타깃 토큰별 어텐션 엔트로피"},
+    "lab.no_attention_panel": {"en": "no attention:<br>the decoder sees only<br>the encoder's final state",
+                               "ko": "어텐션 없음:<br>디코더는 인코더의<br>마지막 상태만 봅니다"},
+    "lab.uniform": {"en": "uniform: log S = {u:.2f}", "ko": "균등 분포: log S = {u:.2f}"},
+    "lab.target_step": {"en": "target step", "ko": "타깃 단계"},
+    "lab.entropy_nats": {"en": "entropy (nats)", "ko": "엔트로피 (nats)"},
+    "lab.no_length": {"en": "No BLEU-by-length results yet.", "ko": "아직 길이별 BLEU 결과가 없습니다."},
+    "lab.source_length": {"en": "source length (words)", "ko": "소스 길이 (단어 수)"},
+    "lab.test_bleu": {"en": "test BLEU", "ko": "테스트 BLEU"},
+    "lab.length_hover": {"en": "{model}, {bucket} words: BLEU {bleu:.2f} (n = {n})",
+                         "ko": "{model}, {bucket}단어: BLEU {bleu:.2f} (n = {n})"},
+    "lab.rollout_left": {"en": "Mean over heads (last layer)", "ko": "헤드 평균 (마지막 레이어)"},
+    "lab.rollout_right": {"en": "Attention rollout (all layers)", "ko": "어텐션 롤아웃 (모든 레이어)"},
+    "lab.entropy_hover": {"en": "layer {l}, head {h}: {v:.3f} nats", "ko": "레이어 {l}, 헤드 {h}: {v:.3f} nats"},
+    "lab.head": {"en": "head", "ko": "헤드"},
+    "lab.layer": {"en": "layer", "ko": "레이어"},
+    "lab.nats": {"en": "nats", "ko": "nats"},
+    "lab.entropy_per_head": {"en": "Mean attention entropy per head", "ko": "헤드별 평균 어텐션 엔트로피"},
+    "lab.uniform_keys": {"en": " (uniform = log {n} = {u:.2f})", "ko": " (균등 분포 = log {n} = {u:.2f})"},
+    "lab.dimension": {"en": "dimension", "ko": "차원"},
+    "lab.position": {"en": "position", "ko": "위치"},
+    "lab.cos_before": {"en": "cosine: embedding × √d", "ko": "코사인: 임베딩 × √d"},
+    "lab.cos_after": {"en": "cosine: + positional encoding", "ko": "코사인: + 위치 인코딩"},
+    "lab.norms": {"en": "vector norms", "ko": "벡터 노름"},
+    "lab.ctx_across": {"en": "'{word}' across contexts (cosine)", "ko": "문맥에 따른 '{word}' (코사인)"},
+    "lab.ctx_static": {"en": "cosine with the static embedding", "ko": "정적 임베딩과의 코사인"},
+    "lab.qk_query": {"en": "query q of '{token}'", "ko": "'{token}'의 쿼리 q"},
+    "lab.qk_keys": {"en": "keys k_j", "ko": "키 k_j"},
+    "lab.softmax": {"en": "softmax", "ko": "소프트맥스"},
+    "lab.qk_dim": {"en": "dimension of the head", "ko": "헤드의 차원"},
+    "lab.no_hyps": {"en": "No hypotheses.", "ko": "가설이 없습니다."},
+    "lab.beam_score": {"en": "score (length-normalised log-prob)", "ko": "점수 (길이로 정규화한 로그 확률)"},
+    "lab.beam_tree": {"en": "prefix tree (colour: cumulative log-prob)", "ko": "접두사 트리 (색: 누적 로그 확률)"},
+    "lab.step": {"en": "step", "ko": "단계"},
+    "lab.logprob": {"en": "log-prob", "ko": "로그 확률"},
+    # words inside the training figures (explorer.live_figures.LABELS: every "lvf.*" key is one of them)
+    "lvf.weight": {"en": "weight", "ko": "가중치"},
+    "lvf.source": {"en": "source", "ko": "소스"},
+    "lvf.target": {"en": "target", "ko": "타깃"},
+    "lvf.step_n": {"en": "step {n}", "ko": "{n}단계"},
+    "lvf.snapshot_n": {"en": "snapshot {k} of {n}", "ko": "스냅샷 {k}/{n}"},
+    "lvf.layer_of": {"en": "{step} · layer {l} of {L}", "ko": "{step} · 레이어 {l}/{L}"},
+    "lvf.layer_n": {"en": "layer {l}", "ko": "레이어 {l}"},
+    "lvf.mean_row_entropy": {"en": "mean row entropy", "ko": "행 엔트로피 평균"},
+    "lvf.uniform": {"en": "uniform (log S)", "ko": "균등 분포 (log S)"},
+    "lvf.training_step": {"en": "training step", "ko": "학습 단계"},
+    "lvf.entropy_nats": {"en": "entropy (nats)", "ko": "엔트로피 (nats)"},
+    "lvf.step": {"en": "step", "ko": "단계"},
+    "lvf.cross_entropy": {"en": "cross-entropy (nats/token)", "ko": "교차 엔트로피 (nats/토큰)"},
+    "lvf.loss": {"en": "loss", "ko": "손실"},
+    # titles the lab's views give their figures
+    "view.no_attention_model": {"en": "No attention in this model.", "ko": "이 모델에는 어텐션이 없습니다."},
+    "view.hyp_grid": {"en": "Hypothesis #{i}: cross attention, all layers × heads",
+                      "ko": "가설 #{i}: 교차 어텐션, 모든 레이어 × 헤드"},
+    "view.hyp_mean": {"en": "Hypothesis #{i}: last layer, mean over heads",
+                      "ko": "가설 #{i}: 마지막 레이어, 헤드 평균"},
+    "view.run_first": {"en": "Run a sentence first.", "ko": "먼저 문장을 실행하세요."},
+    "view.layer_mean": {"en": "Layer {l}: mean over heads", "ko": "레이어 {l}: 헤드 평균"},
+    "view.rollout_through": {"en": "Rollout through layers 1–{l}", "ko": "레이어 1–{l}까지의 롤아웃"},
+    "view.row_entropy": {"en": "Layer {l}: entropy of each head's attention row (nats; uniform = log {n} = {u:.2f})",
+                         "ko": "레이어 {l}: 헤드별 어텐션 행의 엔트로피 (nats, 균등 분포 = log {n} = {u:.2f})"},
+    "view.query_token": {"en": "query token", "ko": "쿼리 토큰"},
+    "view.head_n": {"en": "head {h}", "ko": "헤드 {h}"},
+    "view.self_grid": {"en": "{model}: self-attention, all layers × heads",
+                       "ko": "{model}: 셀프 어텐션, 모든 레이어 × 헤드"},
     # ------------------------------------------------------------------ what the first three tabs compute
     "view.translate_first": {"en": "Translate a sentence first.", "ko": "먼저 문장을 번역하세요."},
     "s2s.no_attention": {
@@ -437,10 +507,24 @@ def t(key: str, lang: str = "en", **fields) -> str:
     return s.format(**fields) if fields else s
 
 
+def _prefixed(prefix: str, lang: str) -> dict[str, str]:
+    return {k[len(prefix):]: v[lang_code(lang)] for k, v in STRINGS.items() if k.startswith(prefix)}
+
+
+def lab_labels(lang: str = "en") -> dict[str, str]:
+    """explorer.lab_figures.LABELS in `lang` (the "lab.*" keys)."""
+    return _prefixed("lab.", lang)
+
+
+def live_labels(lang: str = "en") -> dict[str, str]:
+    """explorer.live_figures.LABELS in `lang` (the "lvf.*" keys)."""
+    return _prefixed("lvf.", lang)
+
+
 def figure_labels(lang: str = "en") -> dict[str, str]:
     """explorer.figures.LABELS in `lang` (the "fig.*" keys): the words a figure draws besides its title and
     tokens."""
-    return {k[len("fig."):]: v[lang_code(lang)] for k, v in STRINGS.items() if k.startswith("fig.")}
+    return _prefixed("fig.", lang)
 
 
 def error_text(e: Exception, lang: str = "en") -> str:

@@ -24,6 +24,33 @@ FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
                  "Transformer": ["#d62728", "#ff9896"]}
 
 
+# The words these figures draw besides tokens and numbers, in English; a caller passes a translated
+# copy of any of them as `labels` (explorer.i18n.lab_labels gives the Korean one). {fields} are
+# filled with str.format.
+LABELS = {
+    "no_model": "No model to compare.", "no_attention": "no attention", "mean_h": "mean H = {h:.2f} nats",
+    "entropy_per_target": "Attention entropy per target token",
+    "no_attention_panel": "no attention:<br>the decoder sees only<br>the encoder's final state",
+    "uniform": "uniform: log S = {u:.2f}", "target_step": "target step", "entropy_nats": "entropy (nats)",
+    "no_length": "No BLEU-by-length results yet.", "source_length": "source length (words)",
+    "test_bleu": "test BLEU", "length_hover": "{model}, {bucket} words: BLEU {bleu:.2f} (n = {n})",
+    "rollout_left": "Mean over heads (last layer)", "rollout_right": "Attention rollout (all layers)",
+    "entropy_hover": "layer {l}, head {h}: {v:.3f} nats", "head": "head", "layer": "layer", "nats": "nats",
+    "entropy_per_head": "Mean attention entropy per head", "uniform_keys": " (uniform = log {n} = {u:.2f})",
+    "dimension": "dimension", "position": "position", "cos_before": "cosine: embedding × √d",
+    "cos_after": "cosine: + positional encoding", "norms": "vector norms",
+    "ctx_across": "'{word}' across contexts (cosine)", "ctx_static": "cosine with the static embedding",
+    "qk_query": "query q of '{token}'", "qk_keys": "keys k_j", "softmax": "softmax",
+    "qk_dim": "dimension of the head", "no_hyps": "No hypotheses.",
+    "beam_score": "score (length-normalised log-prob)", "beam_tree": "prefix tree (colour: cumulative log-prob)",
+    "step": "step", "logprob": "log-prob",
+}
+
+
+def _words(labels) -> dict:
+    return {**LABELS, **(labels or {})}
+
+
 def _esc(s) -> str:
     return html.escape(str(s))
 
@@ -62,22 +89,23 @@ def _empty(message: str) -> go.Figure:
 # ----------------------------------------------------------------------------- 1. score functions
 
 
-def score_functions_figure(results) -> go.Figure:
+def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     """One row of cross-attention heatmaps (one per model) above the row entropy per target step.
 
     `results`: records with name, score, source_tokens, target_tokens, cross (T, S) or None,
     entropy (T,) or None, mean_entropy, max_entropy (e.g. lab.ScoreFunctionResult).
     """
+    w = _words(labels)
     results = list(results)
     if not results:
-        return _empty("No model to compare.")
+        return _empty(w["no_model"])
     n = len(results)
     titles = []
     for r in results:
         m = _field(r, "mean_entropy")
-        titles.append(f"{_esc(_field(r, 'name'))}<br>" + ("no attention" if m is None else f"mean H = {m:.2f} nats"))
+        titles.append(f"{_esc(_field(r, 'name'))}<br>" + _esc(w["no_attention"] if m is None else w["mean_h"].format(h=m)))
     fig = make_subplots(rows=2, cols=n, specs=[[{}] * n, [{"colspan": n}] + [None] * (n - 1)],
-                        row_heights=[0.62, 0.38], subplot_titles=titles + ["Attention entropy per target token"],
+                        row_heights=[0.62, 0.38], subplot_titles=titles + [_esc(w["entropy_per_target"])],
                         vertical_spacing=0.18, horizontal_spacing=0.03)
     first_scale = True
     for i, r in enumerate(results, 1):
@@ -85,7 +113,7 @@ def score_functions_figure(results) -> go.Figure:
         if cross is None:
             # a text trace, not an annotation: plotly.js does not place annotations on a data-less subplot
             fig.add_trace(go.Scatter(x=[0.5], y=[0.5], mode="text", hoverinfo="skip", showlegend=False,
-                                     text=["no attention:<br>the decoder sees only<br>the encoder's final state"]),
+                                     text=[w["no_attention_panel"]]),  # its <br>s are markup: not escaped
                           1, i)
             bare = {"showticklabels": False, "showgrid": False, "zeroline": False, "range": [0, 1]}
             fig.update_xaxes(**bare, row=1, col=i)
@@ -108,9 +136,9 @@ def score_functions_figure(results) -> go.Figure:
         uniform.add(round(float(_field(r, "max_entropy")), 6))
     for u in sorted(uniform):
         fig.add_hline(y=u, line_dash="dash", line_color="#999", row=2, col=1,
-                      annotation_text=f"uniform: log S = {u:.2f}", annotation_position="top left")
-    fig.update_xaxes(title_text="target step", row=2, col=1)
-    fig.update_yaxes(title_text="entropy (nats)", rangemode="tozero", row=2, col=1)
+                      annotation_text=_esc(w["uniform"].format(u=u)), annotation_position="top left")
+    fig.update_xaxes(title_text=_esc(w["target_step"]), row=2, col=1)
+    fig.update_yaxes(title_text=_esc(w["entropy_nats"]), rangemode="tozero", row=2, col=1)
     fig.update_layout(height=720, margin={"t": 90}, legend={"orientation": "h", "y": -0.12})
     return fig
 
@@ -124,18 +152,19 @@ def bucket_start(bucket) -> int:
     return int(m.group()) if m else 10**9
 
 
-def length_figure(rows, message: str = "") -> go.Figure:
+def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Figure:
     """Grouped bars of test BLEU per source-length bucket, one bar per model, coloured by
     family (no attention / attention / Transformer), one panel per translation direction.
 
     `rows`: records with model, family, direction, bucket, n, bleu (a list of dicts or
     anything with .to_dict("records"), e.g. lab.LengthTable.table).
     """
+    w = _words(labels)
     if hasattr(rows, "to_dict"):
         rows = rows.to_dict("records")
     rows = list(rows)
     if not rows:
-        return _empty(message or "No BLEU-by-length results yet.")
+        return _empty(message or w["no_length"])
     directions = sorted({str(r["direction"]) for r in rows})
     fig = make_subplots(rows=1, cols=len(directions), subplot_titles=[_esc(d) for d in directions],
                         shared_yaxes=True)
@@ -155,13 +184,13 @@ def length_figure(rows, message: str = "") -> go.Figure:
             fig.add_trace(go.Bar(  # each model in the legend once, whichever panel it is in
                 x=[str(r["bucket"]) for r in mine], y=[float(r["bleu"]) for r in mine],
                 name=f"{_esc(m)} ({_esc(family[m])})", marker={"color": colour},
-                hovertext=[f"{_esc(m)}, {_esc(r['bucket'])} words: BLEU {float(r['bleu']):.2f} (n = {int(r['n'])})"
-                           for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
+                hovertext=[_esc(w["length_hover"].format(model=m, bucket=r["bucket"], bleu=float(r["bleu"]),
+                                                         n=int(r["n"]))) for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
                 customdata=[int(r["n"]) for r in mine]), 1, col)
             shown.add(m)
-        fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text="source length (words)",
+        fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text=_esc(w["source_length"]),
                          row=1, col=col)
-    fig.update_yaxes(title_text="test BLEU", rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(title_text=_esc(w["test_bleu"]), rangemode="tozero", row=1, col=1)
     fig.update_layout(barmode="group", height=460, title=_esc(message) if message else None,
                       legend={"orientation": "h", "y": -0.25})
     return fig
@@ -170,10 +199,12 @@ def length_figure(rows, message: str = "") -> go.Figure:
 # ----------------------------------------------------------------------------- 3. rollout
 
 
-def rollout_figure(tokens, attention, rollout, left_title: str = "Mean over heads (last layer)",
-                   right_title: str = "Attention rollout (all layers)") -> go.Figure:
+def rollout_figure(tokens, attention, rollout, left_title: str | None = None, right_title: str | None = None,
+                   labels: dict | None = None) -> go.Figure:
     """Raw head-averaged attention (T, T) next to the rollout (T, T): rows are positions,
     columns the input tokens whose information they hold."""
+    w = _words(labels)
+    left_title, right_title = left_title or w["rollout_left"], right_title or w["rollout_right"]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[_esc(left_title), _esc(right_title)],
                         horizontal_spacing=0.12)
     fig.add_trace(_heat(attention, tokens, tokens, 0.0, None, showscale=False), 1, 1)
@@ -185,45 +216,49 @@ def rollout_figure(tokens, attention, rollout, left_title: str = "Mean over head
     return fig
 
 
-def entropy_figure(entropy, n_keys: int | None = None) -> go.Figure:
+def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = None) -> go.Figure:
     """Mean row entropy (nats) of every head, [L, H, T] -> a layers x heads heatmap."""
+    w = _words(labels)
     e = np.asarray(entropy, dtype=np.float64)
     mean = e.mean(-1)  # (L, H)
     L, H = mean.shape
     # layers and heads are numbered from 1, as on the sliders and in the head grids
-    hover = [[f"layer {i + 1}, head {j + 1}: {mean[i, j]:.3f} nats" for j in range(H)] for i in range(L)]
+    hover = [[_esc(w["entropy_hover"].format(l=i + 1, h=j + 1, v=mean[i, j])) for j in range(H)] for i in range(L)]
     fig = go.Figure(go.Heatmap(z=mean, x=list(range(1, H + 1)), y=list(range(1, L + 1)), colorscale="Viridis", zmin=0,
                                zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
-                               colorbar={"title": "nats"}))
-    fig.update_xaxes(title_text="head", dtick=1)
-    fig.update_yaxes(title_text="layer", dtick=1, autorange="reversed")
-    title = "Mean attention entropy per head" + (f" (uniform = log {n_keys} = {math.log(n_keys):.2f})" if n_keys else "")
-    fig.update_layout(title=title, height=360)
+                               colorbar={"title": _esc(w["nats"])}))
+    fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
+    fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
+    title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
+    fig.update_layout(title=_esc(title), height=360)
     return fig
 
 
 # ----------------------------------------------------------------------------- 4. positions
 
 
-def positional_figure(pe, similarity) -> go.Figure:
+def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     """The sinusoidal table (position x dimension) and PE . PE^T (position x position)."""
+    w = _words(labels)
     pe, sim = np.asarray(pe, dtype=np.float64), np.asarray(similarity, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["PE(pos, i)", "PE · PEᵀ"], horizontal_spacing=0.1)
     fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1, showscale=False,
                              hovertemplate="pos %{y}, dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
     fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis", hovertemplate="pos %{y} · pos %{x}: %{z:.2f}<extra></extra>"),
                   1, 2)
-    fig.update_xaxes(title_text="dimension", row=1, col=1)
-    fig.update_xaxes(title_text="position", row=1, col=2)
-    fig.update_yaxes(title_text="position", autorange="reversed")
+    fig.update_xaxes(title_text=_esc(w["dimension"]), row=1, col=1)
+    fig.update_xaxes(title_text=_esc(w["position"]), row=1, col=2)
+    fig.update_yaxes(title_text=_esc(w["position"]), autorange="reversed")
     fig.update_layout(height=460)
     return fig
 
 
-def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe_norm) -> go.Figure:
+def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe_norm,
+                               labels: dict | None = None) -> go.Figure:
     """Cosine between positions before and after adding PE, and the sizes of the two parts."""
+    w = _words(labels)
     fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.08,
-                        subplot_titles=["cosine: embedding × √d", "cosine: + positional encoding", "vector norms"])
+                        subplot_titles=[_esc(w[k]) for k in ("cos_before", "cos_after", "norms")])
     fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False), 1, 1)
     fig.add_trace(_heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu"), 1, 2)
     x = list(range(len(tokens)))
@@ -240,12 +275,14 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
 # ----------------------------------------------------------------------------- 5. contextual vectors
 
 
-def contextual_figure(sentences, word: str, similarity, to_static, source: str = "") -> go.Figure:
+def contextual_figure(sentences, word: str, similarity, to_static, source: str = "",
+                      labels: dict | None = None) -> go.Figure:
     """Cosine between the word's contextual vectors (N x N) and of each with the static embedding."""
+    w = _words(labels)
     labels = [f"{i + 1}: {_short(s)}" for i, s in enumerate(sentences)]
     sim, st = np.asarray(similarity, dtype=np.float64), np.asarray(to_static, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.25,
-                        subplot_titles=[f"'{_esc(word)}' across contexts (cosine)", "cosine with the static embedding"])
+                        subplot_titles=[_esc(w["ctx_across"].format(word=word)), _esc(w["ctx_static"])])
     fig.add_trace(go.Heatmap(z=sim, x=list(range(len(labels))), y=list(range(len(labels))), zmin=-1, zmax=1,
                              colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
                              hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"), 1, 1)
@@ -264,16 +301,18 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
 # ----------------------------------------------------------------------------- 6. query / key
 
 
-def query_key_figure(tokens, query_index: int, q, k, scores, probs) -> go.Figure:
+def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict | None = None) -> go.Figure:
     """q (d_k,) and k (T, d_k) as heatmaps, the terms q . k_j / sqrt(d_k) and their softmax as bars."""
+    w = _words(labels)
     q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
     s = np.asarray(scores, dtype=np.float64)
     p = np.asarray(probs, dtype=np.float64)
-    qtok = _esc(tokens[query_index])
+
     lim = float(max(np.abs(q).max(initial=0), np.abs(k).max(initial=0))) or 1.0
     fig = make_subplots(rows=3, cols=2, specs=[[{"colspan": 2}, None], [{"colspan": 2}, None], [{}, {}]],
                         row_heights=[0.12, 0.48, 0.40], vertical_spacing=0.1,
-                        subplot_titles=[f"query q of '{qtok}'", "keys k_j", "q · k_j / √d_k", "softmax"])
+                        subplot_titles=[_esc(w["qk_query"].format(token=tokens[query_index])), _esc(w["qk_keys"]),
+                                        "q · k_j / √d_k", _esc(w["softmax"])])
     fig.add_trace(go.Heatmap(z=q[None], colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim, showscale=False,
                              hovertemplate="dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
     hover = [[f"{_esc(t)}, dim {d}: {k[j, d]:.3f}" for d in range(k.shape[1])] for j, t in enumerate(tokens)]
@@ -288,7 +327,7 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs) -> go.Figure
                          hovertext=[_esc(t) for t in tokens], hoverinfo="text+y"), 3, 2)
     fig.update_yaxes(visible=False, row=1, col=1)
     fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=2, col=1)
-    fig.update_xaxes(title_text="dimension of the head", row=2, col=1)
+    fig.update_xaxes(title_text=_esc(w["qk_dim"]), row=2, col=1)
     for col in (1, 2):
         fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=3, col=col)
     fig.update_yaxes(range=[0, 1], row=3, col=2)
@@ -325,17 +364,18 @@ def beam_tree(hypotheses) -> list[dict]:
     return nodes
 
 
-def beam_figure(hypotheses) -> go.Figure:
+def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     """Beam search's n-best: ranked scores (left) and the prefix tree with log-probs (right).
 
     `hypotheses`: records with text, tokens, logprob, score, token_logprobs (best first),
     e.g. inference.translate(..., beam=N).hypotheses or their JSON dicts.
     """
+    w = _words(labels)
     hyps = list(hypotheses)
     if not hyps:
-        return _empty("No hypotheses.")
+        return _empty(w["no_hyps"])
     fig = make_subplots(rows=1, cols=2, column_widths=[0.3, 0.7], horizontal_spacing=0.04,
-                        subplot_titles=["score (length-normalised log-prob)", "prefix tree (colour: cumulative log-prob)"])
+                        subplot_titles=[_esc(w["beam_score"]), _esc(w["beam_tree"])])
     ranks = list(range(len(hyps)))
     scores = [float(_field(h, "score")) for h in hyps]
     fig.add_trace(go.Bar(x=scores, y=ranks, orientation="h", showlegend=False, cliponaxis=False,
@@ -357,9 +397,9 @@ def beam_figure(hypotheses) -> go.Figure:
         customdata=[[n["logprob"], n["cumulative"]] for n in nodes],
         hovertemplate="%{text}<br>log p(token) %{customdata[0]:.4f}<br>cumulative %{customdata[1]:.4f}<extra></extra>",
         marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
-                "colorbar": {"title": "log-prob"}}, showlegend=False), 1, 2)
+                "colorbar": {"title": _esc(w["logprob"])}}, showlegend=False), 1, 2)
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
     fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
-    fig.update_xaxes(title_text="step", dtick=1, row=1, col=2)
+    fig.update_xaxes(title_text=_esc(w["step"]), dtick=1, row=1, col=2)
     fig.update_layout(height=max(260, 70 * len(hyps) + 120))
     return fig

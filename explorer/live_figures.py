@@ -20,8 +20,23 @@ def _labels(tokens) -> list[str]:
     return [html.escape(str(t)) for t in tokens]
 
 
-def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str = "") -> go.Figure:
+# The words these figures draw besides tokens and numbers, in English; a caller passes a translated
+# copy of any of them as `words` (explorer.i18n.live_labels gives the Korean one).
+LABELS = {"weight": "weight", "source": "source", "target": "target", "step_n": "step {n}",
+          "snapshot_n": "snapshot {k} of {n}", "layer_of": "{step} · layer {l} of {L}", "layer_n": "layer {l}",
+          "mean_row_entropy": "mean row entropy", "uniform": "uniform (log S)", "training_step": "training step",
+          "entropy_nats": "entropy (nats)", "step": "step", "cross_entropy": "cross-entropy (nats/token)",
+          "loss": "loss"}
+
+
+def _words(words) -> dict:
+    return {k: html.escape(v) for k, v in {**LABELS, **(words or {})}.items()}
+
+
+def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str = "",
+                      words: dict | None = None) -> go.Figure:
     """Heatmap of attention attn (T, S): row t = target token t, column s = source token s."""
+    w = _words(words)
     attn = np.asarray(attn, dtype=float)
     if attn.ndim != 2 or attn.shape != (len(target_tokens), len(source_tokens)):
         raise ValueError(f"attention of shape {attn.shape} does not fit {len(target_tokens)} target and "
@@ -32,18 +47,19 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
     fig = go.Figure(go.Heatmap(
         z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
         customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
-        colorbar=dict(title="weight", thickness=12)))
+        colorbar=dict(title=w["weight"], thickness=12)))
     fig.update_layout(
         title=html.escape(title), margin=dict(l=10, r=10, t=40 if title else 10, b=10),
-        xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title="source"),
-        yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title="target"),
+        xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title=w["source"]),
+        yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title=w["target"]),
         height=max(260, 28 * T + 120))
     return fig
 
 
 def snapshot_heatmap(frames: np.ndarray, k: int, layer: int, source_tokens, target_tokens,
-                     steps=None) -> go.Figure:
+                     steps=None, words: dict | None = None) -> go.Figure:
     """Frame k, layer `layer` of frames (n_snapshots, L, T, S) as an alignment heatmap."""
+    w = {**LABELS, **(words or {})}  # the title is escaped by alignment_heatmap
     frames = np.asarray(frames)
     if frames.ndim != 4:
         raise ValueError(f"frames must be (n_snapshots, layers, T, S), got shape {frames.shape}")
@@ -52,16 +68,18 @@ def snapshot_heatmap(frames: np.ndarray, k: int, layer: int, source_tokens, targ
         raise ValueError(f"snapshot {k} out of range 0..{n - 1}")
     if not 0 <= layer < L:
         raise ValueError(f"layer {layer} out of range 0..{L - 1}")
-    step = f"step {steps[k]}" if steps is not None else f"snapshot {k + 1} of {n}"
-    title = f"{step} · layer {layer + 1} of {L}" if L > 1 else step
-    return alignment_heatmap(frames[k, layer], source_tokens, target_tokens, title)
+    step = w["step_n"].format(n=steps[k]) if steps is not None else w["snapshot_n"].format(k=k + 1, n=n)
+    title = w["layer_of"].format(step=step, l=layer + 1, L=L) if L > 1 else step
+    return alignment_heatmap(frames[k, layer], source_tokens, target_tokens, title, words)
 
 
-def entropy_figure(steps, entropy: np.ndarray, max_entropy: float, current: int | None = None) -> go.Figure:
+def entropy_figure(steps, entropy: np.ndarray, max_entropy: float, current: int | None = None,
+                   words: dict | None = None) -> go.Figure:
     """Mean row entropy per snapshot: entropy (n,) or (n, L) (one line per layer) against steps.
 
     A dashed line marks log S (uniform attention); `current` highlights one snapshot.
     """
+    w = _words(words)
     steps = list(steps)
     e = np.asarray(entropy, dtype=float)
     e = e[:, None] if e.ndim == 1 else e
@@ -69,27 +87,28 @@ def entropy_figure(steps, entropy: np.ndarray, max_entropy: float, current: int 
         raise ValueError(f"{e.shape[0]} entropy values for {len(steps)} steps")
     fig = go.Figure()
     for l in range(e.shape[1]):
-        name = f"layer {l + 1}" if e.shape[1] > 1 else "mean row entropy"
+        name = w["layer_n"].format(l=l + 1) if e.shape[1] > 1 else w["mean_row_entropy"]
         fig.add_trace(go.Scatter(x=steps, y=e[:, l], mode="lines+markers", name=name,
-                                 hovertemplate="step %{x}: %{y:.3f} nats<extra>" + name + "</extra>"))
+                                 hovertemplate=f"{w['step']} %{{x}}: %{{y:.3f}} nats<extra>" + name + "</extra>"))
     fig.add_hline(y=max_entropy, line_dash="dash", line_color="gray",
-                  annotation_text="uniform (log S)", annotation_position="top right")
+                  annotation_text=w["uniform"], annotation_position="top right")
     if current is not None:
         if not 0 <= current < len(steps):
             raise ValueError(f"snapshot {current} out of range 0..{len(steps) - 1}")
         fig.add_vline(x=steps[current], line_color="crimson", line_width=1)
-    fig.update_layout(xaxis_title="training step", yaxis_title="entropy (nats)", yaxis_rangemode="tozero",
+    fig.update_layout(xaxis_title=w["training_step"], yaxis_title=w["entropy_nats"], yaxis_rangemode="tozero",
                       margin=dict(l=10, r=10, t=10, b=10), height=260, showlegend=e.shape[1] > 1)
     return fig
 
 
-def loss_figure(steps, losses) -> go.Figure:
+def loss_figure(steps, losses, words: dict | None = None) -> go.Figure:
     """Training loss (nats/token) against step; empty axes before the first value."""
+    w = _words(words)
     steps, losses = list(steps), list(losses)
     if len(steps) != len(losses):
         raise ValueError(f"{len(losses)} losses for {len(steps)} steps")
-    fig = go.Figure(go.Scatter(x=steps, y=losses, mode="lines+markers", name="loss",
-                               hovertemplate="step %{x}: %{y:.3f}<extra></extra>"))
-    fig.update_layout(xaxis_title="step", yaxis_title="cross-entropy (nats/token)", yaxis_rangemode="tozero",
+    fig = go.Figure(go.Scatter(x=steps, y=losses, mode="lines+markers", name=w["loss"],
+                               hovertemplate=f"{w['step']} %{{x}}: %{{y:.3f}}<extra></extra>"))
+    fig.update_layout(xaxis_title=w["step"], yaxis_title=w["cross_entropy"], yaxis_rangemode="tozero",
                       margin=dict(l=10, r=10, t=10, b=10), height=240)
     return fig

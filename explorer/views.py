@@ -42,7 +42,7 @@ from explorer import lab_figures as lf
 from explorer import live
 from explorer import live_figures as lvf
 from explorer import snapshots as snap
-from explorer.i18n import t
+from explorer.i18n import lab_labels, live_labels, t
 from explorer.inference import TranslationResult, UserError
 
 DOWNLOADS = Path(tempfile.gettempdir()) / "attention-explorer-downloads"
@@ -171,7 +171,7 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
     if peaked:
         best = min(peaked, key=lambda r: r.mean_entropy)
         lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
-    return ScoreFunctionsView(lf.score_functions_figure(c.results), table, notices_md(c.notices, lead),
+    return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table, notices_md(c.notices, lead),
                               write_downloads("score-functions", c, {"mean-entropy": table}), c)
 
 
@@ -186,7 +186,7 @@ class LengthView:
     files: list[str]
 
 
-def length_view(assets=inf.ASSETS) -> LengthView:
+def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
     """Test BLEU by source-length bucket of every evaluated translation model (JSON files only)."""
     lt = lab.length_table(assets)
     long = lt.table
@@ -198,7 +198,7 @@ def length_view(assets=inf.ASSETS) -> LengthView:
                                  sort=False).reindex(columns=buckets).round(2).reset_index())
         wide.columns.name = None
     files = write_downloads("bleu-by-length", {"message": lt.message, "rows": long}, {"long": long, "wide": wide})
-    return LengthView(lf.length_figure(long, lt.message), wide, md(lt.message), files)
+    return LengthView(lf.length_figure(long, lt.message, lab_labels(lang)), wide, md(lt.message), files)
 
 
 # ----------------------------------------------------------------------------- 3. beam search
@@ -222,35 +222,34 @@ class BeamView:
     chosen: BeamChoice  # hypothesis 0 (the best)
 
 
-def beam_choice(text: str, model: str, beam: int, chosen: int = 0) -> BeamChoice:
+def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "en") -> BeamChoice:
     """Recompute the attention trace for hypothesis `chosen` (0 = best) of a beam search."""
     r = inf.translate(model, text, beam, chosen=chosen)
     a = r.trace.cross
     if a is None:
-        p = fg.placeholder("No attention in this model.")
+        p = fg.placeholder(t("view.no_attention_model", lang))
         grid = mean = p
         tables = {}
     else:
-        grid = fg.head_grid(a, r.source_tokens, r.target_tokens,
-                            f"Hypothesis #{r.chosen + 1}: cross attention, all layers × heads", selected=None)
+        grid = fg.head_grid(a, r.source_tokens, r.target_tokens, t("view.hyp_grid", lang, i=r.chosen + 1),
+                            selected=None)
         m = a[-1].mean(0)  # (T, S)
-        mean = fg.heatmap(m, r.source_tokens, r.target_tokens,
-                          f"Hypothesis #{r.chosen + 1}: last layer, mean over heads", x_title="source",
-                          y_title="target (produced)")
+        mean = fg.heatmap(m, r.source_tokens, r.target_tokens, t("view.hyp_mean", lang, i=r.chosen + 1),
+                          x_title=t("fig.source", lang), y_title=t("view.target_produced", lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
     return BeamChoice(r.translation, grid, mean, notices_md(r.notices), files, r)
 
 
-def beam_view(text: str, model: str, beam: int = 4) -> BeamView:
+def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
     """Beam search's ranked hypotheses and the cross attention of the best one."""
     beam = inf._check_int(beam, "Beam size", 2, inf.MAX_BEAM)
-    best = beam_choice(text, model, beam, 0)
+    best = beam_choice(text, model, beam, 0, lang)
     hyps = best.record.hypotheses
     table = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                            "tokens": " ".join(h.tokens)} for i, h in enumerate(hyps)])
     choices = [(f"#{i + 1}  {h.text}  (log-prob {h.logprob:.3f})", i) for i, h in enumerate(hyps)]
-    return BeamView(table, lf.beam_figure(hyps), choices, best)
+    return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
 
 
 # ----------------------------------------------------------------------------- 4. rollout + entropy
@@ -273,31 +272,29 @@ class RolloutView:
     n_layers: int
 
 
-def rollout_redraw(r: lab.RolloutResult | None, layer=None) -> RolloutLayer:
+def rollout_redraw(r: lab.RolloutResult | None, layer=None, lang: str = "en") -> RolloutLayer:
     """The per-layer figures of a rollout record (no model call); layer is 1-based, None = last."""
     if r is None:
-        p = fg.placeholder("Run a sentence first.")
+        p = fg.placeholder(t("view.run_first", lang))
         return RolloutLayer(p, p, pd.DataFrame())
     L = r.rollout.shape[0]
     l = L - 1 if layer is None else _one_based(layer, "Layer", L)
-    fig = lf.rollout_figure(r.tokens, r.head_mean[l], r.rollout[l], f"Layer {l + 1}: mean over heads",
-                            f"Rollout through layers 1–{l + 1}")
-    H = r.entropy.shape[1]
-    ent = fg.heatmap(r.entropy[l], r.tokens, [f"head {h + 1}" for h in range(H)],
-                     f"Layer {l + 1}: entropy of each head's attention row (nats; uniform = log {len(r.tokens)}"
-                     f" = {math.log(len(r.tokens)):.2f})", zmin=0.0, zmax=math.log(len(r.tokens)),
-                     x_title="query token", y_title="head", colorscale="Viridis")
+    fig = lf.rollout_figure(r.tokens, r.head_mean[l], r.rollout[l], t("view.layer_mean", lang, l=l + 1),
+                            t("view.rollout_through", lang, l=l + 1), labels=lab_labels(lang))
+    H, n = r.entropy.shape[1], len(r.tokens)
+    ent = fg.heatmap(r.entropy[l], r.tokens, [t("view.head_n", lang, h=h + 1) for h in range(H)],
+                     t("view.row_entropy", lang, l=l + 1, n=n, u=math.log(n)), zmin=0.0, zmax=math.log(n),
+                     x_title=t("view.query_token", lang), y_title=t("lab.head", lang), colorscale="Viridis")
     return RolloutLayer(fig, ent, matrix_table(r.rollout[l], r.tokens, r.tokens))
 
 
-def rollout_view(text: str, model: str = "bert", layer=None) -> RolloutView:
+def rollout_view(text: str, model: str = "bert", layer=None, lang: str = "en") -> RolloutView:
     """Attention rollout and row entropy of BERT or a Transformer's encoder self-attention."""
     r = lab.attention_rollout(text, model)
-    grid = fg.head_grid(r.attention, r.tokens, r.tokens, f"{model}: self-attention, all layers × heads",
-                        selected=None)
-    ent = lf.entropy_figure(r.entropy, len(r.tokens))
+    grid = fg.head_grid(r.attention, r.tokens, r.tokens, t("view.self_grid", lang, model=model), selected=None)
+    ent = lf.entropy_figure(r.entropy, len(r.tokens), lab_labels(lang))
     L, H = r.entropy.shape[:2]
-    this = rollout_redraw(r, None if layer is None else min(max(_whole(layer, "Layer"), 1), L))  # slider clamps
+    this = rollout_redraw(r, None if layer is None else min(max(_whole(layer, "Layer"), 1), L), lang)  # clamped
     mean_entropy = pd.DataFrame(r.entropy.mean(-1), index=pd.Index(range(1, L + 1), name="layer"),
                                 columns=[f"head {h + 1}" for h in range(H)])
     files = write_downloads(f"rollout-{model}", r, {"mean-entropy": mean_entropy, "rollout-last": matrix_table(
@@ -335,7 +332,7 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
     table = pd.DataFrame({"position": range(len(r.tokens)), "key token": r.tokens,
                           "q·k/√d_k": [float(s) if np.isfinite(s) else None for s in r.scores],
                           "softmax": r.probs, "model attention": r.model_probs})
-    fig = lf.query_key_figure(r.tokens, r.query_index, r.q, r.k, r.scores, r.probs)
+    fig = lf.query_key_figure(r.tokens, r.query_index, r.q, r.k, r.scores, r.probs, lab_labels(lang))
     j = int(np.argmax(r.probs))
     text_md = t("qk.summary", lang, q=md(r.tokens[r.query_index]), layer=l + 1, head=h + 1, k=md(r.tokens[j]),
                 p=float(r.probs[j]), d=r.d_k)
@@ -366,7 +363,8 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
     lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(r.source),
               lo=float(off.min()) if off.size else 1.0, hi=float(off.max()) if off.size else 1.0)]
-    fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {r.source}")
+    fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {r.source}",
+                               lab_labels(lang))
     files = write_downloads(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(
         r.similarity, index=range(1, len(r.sentences) + 1), columns=range(1, len(r.sentences) + 1))})
     return ContextualView(fig, table, notices_md(r.notices, lead), files, r)
@@ -391,12 +389,13 @@ def positional_view(max_len=64, d_model=128, text: str = "", model: str = "trans
     if s is None:
         sent, lead = fg.placeholder(t("pos.no_sentence", lang)), ""
     else:
-        sent = lf.positional_sentence_figure(s.tokens, s.cos_before, s.cos_after, s.embedding_norm, s.pe_norm)
+        sent = lf.positional_sentence_figure(s.tokens, s.cos_before, s.cos_after, s.embedding_norm, s.pe_norm,
+                                             lab_labels(lang))
         lead = t("pos.summary", lang, model=md(s.model), d=s.total.shape[1], e=float(s.embedding_norm.mean()),
                  p=float(s.pe_norm.mean()))
     # the table itself is a formula away (and up to 512 x 2048 numbers): the JSON keeps the sentence part
     record = {"max_len": int(max_len), "d_model": int(d_model), "sentence": s}
-    return PositionalView(lf.positional_figure(r.pe, r.similarity), sent, lead,
+    return PositionalView(lf.positional_figure(r.pe, r.similarity, lab_labels(lang)), sent, lead,
                           write_downloads("positional", record, {}), r)
 
 
@@ -453,8 +452,9 @@ def snapshot_view(model: str, probe=0, snapshot=None, layer=None, lang: str = "e
     n, L = p.frames.shape[:2]
     k = n - 1 if snapshot is None else _one_based(snapshot, "Snapshot", n)
     l = L - 1 if layer is None else min(_one_based(layer, "Layer", 10**6), L - 1)  # a deeper model's slider clamps
-    fig = lvf.snapshot_heatmap(p.frames, k, l, p.source_tokens, p.target_tokens, s.steps)
-    ent = lvf.entropy_figure(s.steps, p.entropy[:, l], p.max_entropy, current=k)
+    words = live_labels(lang)
+    fig = lvf.snapshot_heatmap(p.frames, k, l, p.source_tokens, p.target_tokens, s.steps, words)
+    ent = lvf.entropy_figure(s.steps, p.entropy[:, l], p.max_entropy, current=k, words=words)
     h = float(p.entropy[k, l])
     text = t("snap.summary", lang, step=s.steps[k], k=k + 1, n=n, h=h, u=p.max_entropy, S=len(p.source_tokens),
              final=s.steps[-1])
@@ -479,10 +479,11 @@ def live_view(seconds=20, attention: str = "general", probe: str = live.DEFAULT_
     """Generator of LiveView, about one per second, until the time cap (at most live.MAX_SECONDS).
     Arguments are checked before the first yield (UserError); closing the generator ends training."""
     run = live.train_live(seconds, attention, probe)
+    words = live_labels(lang)
     for p in run:
-        loss = lvf.loss_figure(p.loss_steps, p.losses)
+        loss = lvf.loss_figure(p.loss_steps, p.losses, words)
         align = lvf.alignment_heatmap(p.alignment, p.source_tokens, p.target_tokens,
-                                      t("live.align_title", lang, step=p.step))
+                                      t("live.align_title", lang, step=p.step), words)
         last = f"{p.losses[-1]:.3f}" if p.losses else "–"
         text = t("live.done" if p.done else "live.status", lang, s=p.elapsed, step=p.step, loss=last)
         files = write_downloads(f"live-{attention}", p, {}) if p.done else []

@@ -525,3 +525,66 @@ def test_clicking_an_example_keeps_the_label_of_the_current_language():
         ex = L.examples("transformer", [box], lambda r: r[:1])
     assert ex.input_component_props and all("label" not in p for p in ex.input_component_props)
     assert box.label == "Sentence"  # the component itself keeps its label
+
+
+def _words_of(fig) -> list[str]:
+    """Every word a figure draws besides its tick labels: title, panel titles and notes, axis and
+    colour-bar titles, trace names."""
+    lay = fig.layout
+    out = [lay.title.text or ""] + [a.text or "" for a in lay.annotations]
+    out += [getattr(lay[k].title, "text", None) or "" for k in lay if k.startswith(("xaxis", "yaxis"))]
+    for tr in fig.data:
+        out.append(tr.name or "")
+        cb = getattr(tr, "colorbar", None)
+        if cb is not None and cb.title is not None:
+            out.append(cb.title.text or "")
+    return [w for w in out if w]
+
+
+def _numbers_of(fig) -> list:
+    out = []
+    for tr in fig.data:
+        for attr in ("z", "x", "y"):
+            v = getattr(tr, attr, None)
+            if v is not None:
+                try:
+                    out.append(np.asarray(v, dtype=float))
+                except (TypeError, ValueError):  # categorical axes (bucket names) are not numbers
+                    pass
+    return out
+
+
+LAB_VIEWS = {  # view -> (call in a language, its figures)
+    "score functions": (lambda lang: vw.score_functions_view(EN, lang), lambda v: [v.figure]),
+    "beam": (lambda lang: vw.beam_view(LONG, "transformer-en-fr", 3, lang), lambda v: [v.figure, v.chosen.grid,
+                                                                                       v.chosen.mean]),
+    "rollout": (lambda lang: vw.rollout_view(LONG, "bert", None, lang),
+                lambda v: [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy]),
+    "query key": (lambda lang: vw.query_key_view(LONG, 2, 3, 4, "bert", lang), lambda v: [v.figure]),
+    "contextual": (lambda lang: vw.contextual_view("bank", "", None, lang), lambda v: [v.figure]),
+    "positional": (lambda lang: vw.positional_view(40, 64, EN, "transformer-en-fr", lang),
+                   lambda v: [v.table, v.sentence]),
+    "length": (lambda lang: vw.length_view(lang), lambda v: [v.figure]),
+    "snapshots": (lambda lang: vw.snapshot_view("transformer-en-fr", 0, None, None, lang),
+                  lambda v: [v.heatmap, v.entropy]),
+}
+
+
+@needs
+@pytest.mark.parametrize("view", list(LAB_VIEWS))
+def test_lab_figures_speak_korean_with_the_same_numbers(view):
+    """In Korean every lab figure draws Korean words (titles, panel and axis titles) and the very
+    numbers of the English run."""
+    call, figures = LAB_VIEWS[view]
+    for f_en, f_ko in zip(figures(call("en")), figures(call("ko"))):
+        words_en, words_ko = _words_of(f_en), _words_of(f_ko)
+        assert any(_hangul(w) for w in words_ko) and not any(_hangul(w) for w in words_en), (words_en, words_ko)
+        for a, b in zip(_numbers_of(f_en), _numbers_of(f_ko), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_lab_and_live_figure_words_have_a_korean_copy_of_every_label():
+    from explorer import lab_figures as lf
+    from explorer import live_figures as lvf
+    assert i18n.lab_labels("en") == lf.LABELS and set(i18n.lab_labels("ko")) == set(lf.LABELS)
+    assert i18n.live_labels("en") == lvf.LABELS and set(i18n.live_labels("ko")) == set(lvf.LABELS)
