@@ -558,7 +558,7 @@ def test_korean_interface(ui, tmp_path):
     # a view's computed text follows the language too
     panel = ui.tab(ko("tab.scores"))
     panel.get_by_role("button", name=ko("sf.run"), exact=True).click()
-    ui.wait_for_figures("Attention entropy per target token", timeout=FIRST_CALL_MS)
+    ui.wait_for_figures(ko("lab.entropy_per_target"), timeout=FIRST_CALL_MS)  # the figure's words too
     expect(panel.get_by_text(re.compile(r"^가장 집중된 어텐션: seq2seq-"))).to_be_visible()
 
     # what a run draws follows it as well: the Transformer tab's figure titles and axis words
