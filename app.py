@@ -46,7 +46,6 @@ from explorer.views import DOWNLOADS, matrix_table, md, notices_md, write_downlo
 log = logging.getLogger("attention_explorer")
 
 GENERIC_ERROR = i18n.t("err.generic")
-NO_ATTENTION = i18n.t("s2s.no_attention")
 SCORE_FUNCTIONS = {  # seq2seq-<key> -> label; score(s_t, h_i) as in Luong et al. (2015) and Bahdanau et al. (2015)
     "dot": "dot  sᵀh",
     "scaled_dot": "scaled dot  sᵀh/√d",
