@@ -378,6 +378,30 @@ STRINGS: dict[str, dict[str, str]] = {
     "lvf.step": {"en": "step", "ko": "단계"},
     "lvf.cross_entropy": {"en": "cross-entropy (nats/token)", "ko": "교차 엔트로피 (nats/토큰)"},
     "lvf.loss": {"en": "loss", "ko": "손실"},
+    # table column headers ("col.<the English header>"), for i18n.columns
+    "col.model": {"en": "model", "ko": "모델"},
+    "col.score function": {"en": "score function", "ko": "점수 함수"},
+    "col.translation": {"en": "translation", "ko": "번역"},
+    "col.mean entropy (nats)": {"en": "mean entropy (nats)", "ko": "평균 엔트로피 (nats)"},
+    "col.uniform log S (nats)": {"en": "uniform log S (nats)", "ko": "균등 분포 log S (nats)"},
+    "col.log-prob": {"en": "log-prob", "ko": "로그 확률"},
+    "col.score": {"en": "score", "ko": "점수"},
+    "col.attention shown": {"en": "attention shown", "ko": "어텐션 표시"},
+    "col.tokens": {"en": "tokens", "ko": "토큰"},
+    "col.position": {"en": "position", "ko": "위치"},
+    "col.key token": {"en": "key token", "ko": "키 토큰"},
+    "col.softmax": {"en": "softmax", "ko": "소프트맥스"},
+    "col.model attention": {"en": "model attention", "ko": "모델의 어텐션"},
+    "col.sentence": {"en": "sentence", "ko": "문장"},
+    "col.tokens of the word": {"en": "tokens of the word", "ko": "단어의 토큰"},
+    "col.cosine with static": {"en": "cosine with static", "ko": "정적 임베딩과의 코사인"},
+    "col.direction": {"en": "direction", "ko": "방향"},
+    "col.family": {"en": "family", "ko": "계열"},
+    "col.token": {"en": "token", "ko": "토큰"},
+    "col.segment": {"en": "segment", "ko": "세그먼트"},
+    "col.mask": {"en": "mask", "ko": "마스크"},
+    "col.rank": {"en": "rank", "ko": "순위"},
+    "col.probability": {"en": "probability", "ko": "확률"},
     # titles the lab's views give their figures
     "view.no_attention_model": {"en": "No attention in this model.", "ko": "이 모델에는 어텐션이 없습니다."},
     "view.hyp_grid": {"en": "Hypothesis #{i}: cross attention, all layers × heads",
@@ -417,10 +441,6 @@ STRINGS: dict[str, dict[str, str]] = {
                          "ko": "이 단계의 컨텍스트 벡터 c{t} = Σᵢ αᵢ hᵢ는 주로 {top}에서 왔습니다(가중치의 {share})."},
     "s2s.bars_title": {"en": "Step {t}: attention while producing '{produced}'",
                        "ko": "{t}단계: '{produced}' 출력 시의 어텐션"},
-    "tr.col_translation": {"en": "translation", "ko": "번역"},
-    "tr.col_logprob": {"en": "log-prob", "ko": "로그 확률"},
-    "tr.col_score": {"en": "score", "ko": "점수"},
-    "tr.col_shown": {"en": "attention shown", "ko": "어텐션 표시"},
     "tr.title_enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
     "tr.title_dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
     "tr.title_cross": {"en": "Cross attention (decoder → encoder)", "ko": "교차 어텐션 (디코더 → 인코더)"},
@@ -509,6 +529,12 @@ def t(key: str, lang: str = "en", **fields) -> str:
 
 def _prefixed(prefix: str, lang: str) -> dict[str, str]:
     return {k[len(prefix):]: v[lang_code(lang)] for k, v in STRINGS.items() if k.startswith(prefix)}
+
+
+def columns(names, lang: str = "en") -> dict:
+    """{English header: its `lang` header} for a table's columns (df.rename(columns=...)); headers
+    without a "col.*" key (numbers, "#", symbols) stay as they are."""
+    return {n: STRINGS[f"col.{n}"][lang_code(lang)] for n in names if f"col.{n}" in STRINGS}
 
 
 def lab_labels(lang: str = "en") -> dict[str, str]:

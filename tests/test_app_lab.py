@@ -188,7 +188,7 @@ def test_contextual_view_defaults_and_numbers():
     assert v.record.model == "transformer-ko-en" == r.model
     np.testing.assert_allclose(z(v.figure), r.similarity)
     np.testing.assert_allclose(np.asarray(v.figure.data[1].x), r.to_static)
-    assert list(v.table["cosine with static"]) == list(np.round(r.to_static, 4))
+    assert list(v.table["정적 임베딩과의 코사인"]) == list(np.round(r.to_static, 4))  # Korean mode, Korean header
     sentences = "I sat on the bank of the river.\nThe bank raised interest rates."
     b = vw.contextual_view("bank", sentences, "bert")
     rb = lab.contextual_similarity("bank", sentences, "bert")
@@ -488,7 +488,9 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     for name in ("topk", "nsp", "grid", "head"):
         assert _hangul(getattr(b_ko, name).layout.title.text), name
     np.testing.assert_array_equal(np.asarray(b_en.topk.data[0].x), np.asarray(b_ko.topk.data[0].x))
-    pd.testing.assert_frame_equal(b_en.masks, b_ko.masks)
+    assert list(b_ko.masks.columns) == ["마스크", "위치", "순위", "토큰", "확률"]
+    assert list(b_ko.tokens.columns) == ["위치", "토큰", "세그먼트"]
+    np.testing.assert_array_equal(b_en.masks.to_numpy(), b_ko.masks.to_numpy())
     # the API keeps English: its grid title is the English one
     assert app.BERT_GRID_TITLE == b_en.grid.layout.title.text
 
@@ -576,7 +578,13 @@ def test_lab_figures_speak_korean_with_the_same_numbers(view):
     """In Korean every lab figure draws Korean words (titles, panel and axis titles) and the very
     numbers of the English run."""
     call, figures = LAB_VIEWS[view]
-    for f_en, f_ko in zip(figures(call("en")), figures(call("ko"))):
+    v_en, v_ko = call("en"), call("ko")
+    table_en, table_ko = getattr(v_en, "table", None), getattr(v_ko, "table", None)
+    if isinstance(table_en, pd.DataFrame):  # its headers are Korean too, its cells the same
+        assert list(table_ko.columns) == [i18n.columns([c], "ko").get(c, c) for c in table_en.columns]
+        assert any(_hangul(c) for c in table_ko.columns), list(table_ko.columns)
+        pd.testing.assert_frame_equal(table_en.set_axis(table_ko.columns, axis=1), table_ko)
+    for f_en, f_ko in zip(figures(v_en), figures(v_ko)):
         words_en, words_ko = _words_of(f_en), _words_of(f_ko)
         assert any(_hangul(w) for w in words_ko) and not any(_hangul(w) for w in words_en), (words_en, words_ko)
         for a, b in zip(_numbers_of(f_en), _numbers_of(f_ko), strict=True):
