@@ -478,11 +478,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "what.Beam size": {"en": "Beam size", "ko": "빔 크기"},
     "what.Hypothesis": {"en": "Hypothesis", "ko": "가설 번호"},
     "what.top-k": {"en": "top-k", "ko": "top-k"},
+    "what.Layer": {"en": "Layer", "ko": "레이어"},
+    "what.Head": {"en": "Head", "ko": "헤드"},
+    "what.Query token": {"en": "Query token", "ko": "쿼리 토큰"},
+    "what.Probe": {"en": "Probe", "ko": "관찰 문장"},
+    "what.Snapshot": {"en": "Snapshot", "ko": "스냅샷"},
+    "what.Number of positions": {"en": "Number of positions", "ko": "위치 개수"},
     "err.not_text": {"en": "The {what} must be text.", "ko": "{what} 입력은 텍스트여야 합니다."},
     "err.range": {"en": "{name} must be between {lo} and {hi} (got {value}).",
                   "ko": "{name} 값은 {lo}에서 {hi} 사이여야 합니다(입력: {value})."},
     "err.whole": {"en": "{name} must be a whole number between {lo} and {hi}.",
                   "ko": "{name} 값은 {lo}에서 {hi} 사이의 정수여야 합니다."},
+    "err.whole_any": {"en": "{name} must be a whole number.", "ko": "{name} 값은 정수여야 합니다."},
+    "err.nothing_to_choose": {"en": "There is no {name} to choose from.", "ko": "고를 수 있는 {name} 항목이 없습니다."},
     "err.no_tokens": {"en": "The sentence has no translatable tokens.", "ko": "문장에 번역할 수 있는 토큰이 없습니다."},
     "err.no_mask": {"en": "Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'",
                     "ko": "문장에 [MASK]를 하나 이상 넣으세요. 예: 'I am a [MASK].'"},
@@ -556,8 +564,8 @@ def figure_labels(lang: str = "en") -> dict[str, str]:
 def error_text(e: Exception, lang: str = "en") -> str:
     """A UserError's message in `lang`: its key's string when it has one, else its own (English) text."""
     key = getattr(e, "key", None)
-    if not key or f"err.{key}" not in STRINGS:
-        return str(e)
+    if lang_code(lang) == "en" or not key or f"err.{key}" not in STRINGS:
+        return str(e)  # English is the message itself, word for word
     fields = {k: t(f"what.{v}", lang) if k in ("what", "name") and f"what.{v}" in STRINGS else v
               for k, v in e.fields.items()}
     return t(f"err.{key}", lang, **fields)

@@ -50,13 +50,14 @@ MAX_D_MODEL = 2048
 def _whole(value, what: str, lo: int, hi: int) -> int:
     """A whole number in [lo, hi], or a UserError that states the valid range."""
     if hi < lo:
-        raise UserError(f"There is no {what.lower()} to choose from.")
+        raise UserError(f"There is no {what.lower()} to choose from.", "nothing_to_choose", name=what)
     try:
         v = int(value)
     except (TypeError, ValueError):
-        raise UserError(f"{what} must be a whole number from {lo} to {hi}.") from None
+        raise UserError(f"{what} must be a whole number from {lo} to {hi}.", "whole", name=what, lo=lo, hi=hi) from None
     if v != value and not isinstance(value, str) or not lo <= v <= hi:
-        raise UserError(f"{what} must be from {lo} to {hi} (got {value}).")
+        raise UserError(f"{what} must be from {lo} to {hi} (got {value}).", "range", name=what, lo=lo, hi=hi,
+                        value=value)
     return v
 
 
@@ -93,7 +94,7 @@ def _source_encoding(ckpt, text: str):
     limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
     ids = enc.ids[:limit]
     if not ids:
-        raise UserError("The sentence has no translatable tokens.")
+        raise UserError("The sentence has no translatable tokens.", "no_tokens")
     src = torch.tensor([ids + [special_ids(tok)["eos"]]])  # (1, S)
     return enc, len(ids), src
 

@@ -137,14 +137,14 @@ def _whole(value, what: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError, OverflowError):
-        raise UserError(f"{what} must be a whole number.") from None
+        raise UserError(f"{what} must be a whole number.", "whole_any", name=what) from None
 
 
 def _one_based(value, what: str, n: int) -> int:
     """A 1-based UI number (layer, head, snapshot) -> 0-based index, or a UserError with the range."""
     v = _whole(value, what)
     if not 1 <= v <= n:
-        raise UserError(f"{what} must be from 1 to {n} (got {v}).")
+        raise UserError(f"{what} must be from 1 to {n} (got {v}).", "range", name=what, lo=1, hi=n, value=v)
     return v - 1
 
 
