@@ -961,7 +961,8 @@ def build_demo() -> gr.Blocks:
                     len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
                                   interactive=False, scale=2)
                 len_files = _downloads(L)
-                len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models", api_visibility="private")
+                len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models",
+                              api_visibility="private")
 
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):

@@ -103,7 +103,8 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     titles = []
     for r in results:
         m = _field(r, "mean_entropy")
-        titles.append(f"{_esc(_field(r, 'name'))}<br>" + _esc(w["no_attention"] if m is None else w["mean_h"].format(h=m)))
+        note = w["no_attention"] if m is None else w["mean_h"].format(h=m)
+        titles.append(f"{_esc(_field(r, 'name'))}<br>{_esc(note)}")
     fig = make_subplots(rows=2, cols=n, specs=[[{}] * n, [{"colspan": n}] + [None] * (n - 1)],
                         row_heights=[0.62, 0.38], subplot_titles=titles + [_esc(w["entropy_per_target"])],
                         vertical_spacing=0.18, horizontal_spacing=0.03)
@@ -185,7 +186,8 @@ def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Fig
                 x=[str(r["bucket"]) for r in mine], y=[float(r["bleu"]) for r in mine],
                 name=f"{_esc(m)} ({_esc(family[m])})", marker={"color": colour},
                 hovertext=[_esc(w["length_hover"].format(model=m, bucket=r["bucket"], bleu=float(r["bleu"]),
-                                                         n=int(r["n"]))) for r in mine], hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
+                                                         n=int(r["n"]))) for r in mine],
+                hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
                 customdata=[int(r["n"]) for r in mine]), 1, col)
             shown.add(m)
         fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text=_esc(w["source_length"]),

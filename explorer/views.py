@@ -172,7 +172,8 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
     if peaked:
         best = min(peaked, key=lambda r: r.mean_entropy)
         lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
-    return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table, notices_md(c.notices, lead),
+    return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table,
+                              notices_md(c.notices, lead),
                               write_downloads("score-functions", c, {"mean-entropy": table}), c)
 
 

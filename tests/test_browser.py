@@ -569,8 +569,8 @@ def test_korean_interface(ui, tmp_path):
     panel.get_by_role("button", name=ko("common.translate"), exact=True).click()
     expect(panel.get_by_role("textbox", name=ko("common.translation"))).not_to_have_value("", timeout=FIRST_CALL_MS)
     title = ko("tr.title_enc")
-    ui.wait_for_plots(i18n.t("view.all_heads", "ko", title=title), i18n.t("view.layer_head", "ko", title=title, l=1, h=1),
-                      timeout=FIRST_CALL_MS)
+    ui.wait_for_plots(i18n.t("view.all_heads", "ko", title=title),
+                      i18n.t("view.layer_head", "ko", title=title, l=1, h=1), timeout=FIRST_CALL_MS)
     ui.screenshot("korean", sentence, tmp_path)
     ui.assert_clean()
 
