@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import json
 import math
 import os
@@ -734,6 +735,13 @@ def main(argv=None):
                       snapshot=snapshot, compile=args.compile)
     result = trainer.run()
     if world > 1:
+        # Every process past its last collective, and the DDP wrapper (its reducer holds the process
+        # group) gone, before the group itself: nothing may still hold it when it is destroyed. With
+        # the group destroyed first, a CPU run's second process once aborted at exit in CI
+        # ("terminate called without an active exception").
+        dist.barrier()
+        del trainer, task
+        gc.collect()
         dist.destroy_process_group()
         if not lead:
             return None
