@@ -219,6 +219,12 @@ _TRANSFORMER_VIEWS = {  # trace field -> (i18n key of its title, rows, cols) of 
 }
 
 
+def _no_view(key: str, lang: str) -> go.Figure:
+    """The placeholder for a view this model does not have ("This model has no cross attention")."""
+    title = i18n.t(key, lang)
+    return fg.placeholder(i18n.t("tr.no_view", lang, what=title[0].lower() + title[1:] if lang == "en" else title))
+
+
 @friendly
 def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = "en") -> TransformerHeads:
     """Grids + the selected head's views from a translation record (no model call)."""
@@ -230,11 +236,10 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
     words = i18n.figure_labels(lang)
     for name, (key, rows_attr, cols_attr) in _TRANSFORMER_VIEWS.items():
         a, rows, cols = getattr(r.trace, name), getattr(r, rows_attr), getattr(r, cols_attr)
-        title = i18n.t(key, lang)
         if a is None:
-            what = title[0].lower() + title[1:] if lang == "en" else title
-            figs[f"{name}_grid"] = figs[f"{name}_head"] = fg.placeholder(i18n.t("tr.no_view", lang, what=what))
+            figs[f"{name}_grid"] = figs[f"{name}_head"] = _no_view(key, lang)
             continue
+        title = i18n.t(key, lang)
         l, h = _pick(a, layer, head)
         figs[f"{name}_grid"] = fg.head_grid(a, cols, rows, i18n.t("view.all_heads", lang, title=title),
                                             selected=(l, h))
@@ -244,8 +249,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
         tables[f"{name}-L{l + 1}H{h + 1}"] = matrix_table(a[l, h], rows, cols)
     s, p = r.trace.dec_self_scores, r.trace.dec_self
     if s is None or p is None:
-        title = i18n.t("tr.title_dec", lang)
-        figs["dec_scores"] = fg.placeholder(i18n.t("tr.no_view", lang, what=title.lower() if lang == "en" else title))
+        figs["dec_scores"] = _no_view("tr.title_dec", lang)
     else:
         l, h = _pick(s, layer, head)
         toks = r.decoder_input_tokens
@@ -305,12 +309,16 @@ def _nsp_figure(r: BertResult, lang: str = "en") -> go.Figure:
     return fg.nsp_bars(r.is_next, r.not_next, i18n.t("bert.nsp_title", lang), labels=i18n.figure_labels(lang))
 
 
-BERT_GRID_TITLE = i18n.t("view.all_heads", title=i18n.t("bert.title"))
+def _bert_grid_title(lang: str = "en") -> str:
+    return i18n.t("view.all_heads", lang, title=i18n.t("bert.title", lang))
+
+
+BERT_GRID_TITLE = _bert_grid_title()  # the API's grid is English
 
 
 def _bert_grid(r: BertResult, l: int, h: int, lang: str = "en") -> go.Figure:
-    title = i18n.t("view.all_heads", lang, title=i18n.t("bert.title", lang))
-    return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, title, selected=(l, h), segments=r.segments)
+    return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, _bert_grid_title(lang), selected=(l, h),
+                        segments=r.segments)
 
 
 def _bert_grid_plot(r: BertResult) -> PlotData:

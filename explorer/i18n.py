@@ -12,6 +12,8 @@ No gradio here (app.py is the only file that imports it).
 """
 from __future__ import annotations
 
+import functools
+
 LANGS = ("en", "ko")
 CHOICES = {"English": "en", "한국어": "ko"}  # the switch's labels -> language code
 SWITCH_LABEL = "Language · 언어"  # the switch itself stays bilingual: it is how one finds it
@@ -536,7 +538,14 @@ def t(key: str, lang: str = "en", **fields) -> str:
 
 
 def _prefixed(prefix: str, lang: str) -> dict[str, str]:
-    return {k[len(prefix):]: v[lang_code(lang)] for k, v in STRINGS.items() if k.startswith(prefix)}
+    return _prefixed_in(prefix, lang_code(lang))
+
+
+@functools.lru_cache(maxsize=None)
+def _prefixed_in(prefix: str, code: str) -> dict[str, str]:
+    """Built once per (prefix, language): every figure of every request asks for it. The figure
+    functions only read it (they merge it into a dict of their own)."""
+    return {k[len(prefix):]: v[code] for k, v in STRINGS.items() if k.startswith(prefix)}
 
 
 def columns(names, lang: str = "en") -> dict:

@@ -252,8 +252,7 @@ def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamVie
     table = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                            "tokens": " ".join(h.tokens)} for i, h in enumerate(hyps)])
     table = table.rename(columns=columns(table.columns, lang))
-    logprob = columns(["log-prob"], lang)["log-prob"]
-    choices = [(f"#{i + 1}  {h.text}  ({logprob} {h.logprob:.3f})", i) for i, h in enumerate(hyps)]
+    choices = [(f"#{i + 1}  {h.text}  ({t('col.log-prob', lang)} {h.logprob:.3f})", i) for i, h in enumerate(hyps)]
     return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
 
 

@@ -376,15 +376,19 @@ def setup_translation(args, device):
     # epochs also hold every training pair reversed (French -> English beside English -> French, the
     # source language telling the direction), then the task's own direction alone
     reverse_encoded = data.encode_pairs(tok, [(t, s) for s, t in train], args.max_len) if args.bidir_frac else []
-    bidir_until = time.time() + 60 * min(args.max_minutes, 1e6) * args.bidir_frac
+    bidir_until = 0.0  # set at epoch 0, which the trainer asks for when its clock starts
     rng = random.Random(args.seed + 1000 * rank())  # each data-parallel process its own batches
 
     def epoch(e):
+        nonlocal bidir_until
         enc = variants[e % len(variants)]
         if aux_encoded:
             enc = enc + rng.sample(aux_encoded, min(n_aux, len(aux_encoded)))
-        if reverse_encoded and time.time() < bidir_until:
-            enc = enc + reverse_encoded
+        if reverse_encoded:
+            if e == 0:
+                bidir_until = time.time() + 60 * min(args.max_minutes, 1e6) * args.bidir_frac
+            if time.time() < bidir_until:
+                enc = enc + reverse_encoded
         return (data.translation_batch([enc[i] for i in b], sp["bos"], sp["eos"])
                 for b in data.translation_batches(enc, args.max_tokens, rng))
     batches = forever(epoch)

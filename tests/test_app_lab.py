@@ -476,7 +476,8 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     for name in ("enc_grid", "enc_head", "dec_grid", "dec_head", "dec_scores", "cross_grid", "cross_head"):
         a, b = getattr(t_en, name), getattr(t_ko, name)
         assert _hangul(b.layout.title.text) and not _hangul(a.layout.title.text), name
-        for ta, tb in zip(heatmaps(a), heatmaps(b)):
+        assert heatmaps(a), name
+        for ta, tb in zip(heatmaps(a), heatmaps(b), strict=True):
             np.testing.assert_array_equal(np.asarray(ta.z, dtype=float), np.asarray(tb.z, dtype=float))
     assert [x.text for x in t_ko.dec_scores.layout.annotations] == ["점수 QKᵀ/√d_k (소프트맥스 전)", "소프트맥스 (어텐션 가중치)"]
     assert t_ko.enc_head.layout.xaxis.title.text == "키" and t_ko.enc_head.layout.yaxis.title.text == "쿼리"
@@ -585,7 +586,7 @@ def test_lab_figures_speak_korean_with_the_same_numbers(view):
         assert list(table_ko.columns) == [i18n.columns([c], "ko").get(c, c) for c in table_en.columns]
         assert any(_hangul(c) for c in table_ko.columns), list(table_ko.columns)
         pd.testing.assert_frame_equal(table_en.set_axis(table_ko.columns, axis=1), table_ko)
-    for f_en, f_ko in zip(figures(v_en), figures(v_ko)):
+    for f_en, f_ko in zip(figures(v_en), figures(v_ko), strict=True):
         words_en, words_ko = _words_of(f_en), _words_of(f_ko)
         assert any(_hangul(w) for w in words_ko) and not any(_hangul(w) for w in words_en), (words_en, words_ko)
         for a, b in zip(_numbers_of(f_en), _numbers_of(f_ko), strict=True):
