@@ -475,7 +475,8 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
 
     BERT is run explicitly: embeddings, then layers 0..layer-1 (the model's own modules),
     then the chosen layer's input (LayerNorm'ed first when the model is pre-LN), its q/k
-    projections split into heads, q . k_j / sqrt(d_k) and the softmax.
+    projections split into heads (LayerNorm'ed too when the model has QK-LayerNorm),
+    q . k_j / sqrt(d_k) and the softmax.
     """
     reg = reg or registry()
     ckpt = reg.get(name, "bert")
@@ -495,8 +496,8 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     h = block.attn_norm(x) if block.pre_ln else x  # what the attention reads
     attn = block.attn
     d_k = attn.d_head
-    q = attn.q_proj(h).view(1, T, attn.n_heads, d_k)[0, :, head]  # (T, d_k)
-    k = attn.k_proj(h).view(1, T, attn.n_heads, d_k)[0, :, head]  # (T, d_k)
+    q, k, _ = attn.heads(h, h)  # (1, nh, T, d_k) each, after QK-LayerNorm if the model has it
+    q, k = q[0, head], k[0, head]  # (T, d_k)
     scores = (q[query_index] @ k.T) / math.sqrt(d_k)  # (T,), as scaled_dot_product computes it
     scores = scores.masked_fill(~key_mask[0, 0, 0], float("-inf"))
     probs = torch.softmax(scores, dim=-1)

@@ -5,7 +5,8 @@
   positions exactly -inf in the scores and exactly 0 in the probabilities.
 * `scaled_dot_product` is Vaswani et al. 2017, eq. (1): softmax(QK^T / sqrt(d_k)) V.
 * `MultiHeadAttention` is section 3.2.2 of the same paper, with a fast path through
-  `F.scaled_dot_product_attention` used for training when weights are not requested.
+  `F.scaled_dot_product_attention` used for training when weights are not requested, and
+  optional QK-LayerNorm (Dehghani et al. 2023), which bounds the scores a head can reach.
 * The RNN score functions are the ones of Luong et al. 2015 (dot, general) and
   Bahdanau et al. 2015 (additive, a.k.a. concat), plus the scaled dot of Vaswani et al.
 
@@ -69,9 +70,14 @@ class MultiHeadAttention(nn.Module):
     """Multi-head attention (Vaswani et al. 2017, section 3.2.2).
 
     MultiHead(Q, K, V) = Concat(head_1..head_h) W^O,  head_i = Attention(Q W_i^Q, K W_i^K, V W_i^V).
+
+    qk_norm=True LayerNorms every head's queries and keys before the dot product (QK-LayerNorm,
+    Dehghani et al. 2023, "Scaling Vision Transformers to 22 Billion Parameters"), so a score
+    grows only through the two norms' learned gains, not through ever larger projection weights:
+    a guard against the attention entropy collapse of Zhai et al. 2023.
     """
 
-    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0):
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0, qk_norm: bool = False):
         super().__init__()
         assert d_model % n_heads == 0, "d_model must be divisible by n_heads"
         self.n_heads = n_heads
@@ -81,6 +87,20 @@ class MultiHeadAttention(nn.Module):
         self.v_proj = nn.Linear(d_model, d_model)
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = nn.Dropout(dropout)
+        # one LayerNorm over each head's d_head features, shared by the heads (as in ViT-22B)
+        self.q_norm = nn.LayerNorm(self.d_head, eps=1e-6) if qk_norm else None
+        self.k_norm = nn.LayerNorm(self.d_head, eps=1e-6) if qk_norm else None
+
+    def heads(self, x_q: torch.Tensor, x_kv: torch.Tensor):
+        """The per-head queries, keys and values: (B, nh, Tq, hs), (B, nh, Tk, hs), (B, nh, Tk, hs)."""
+        B, Tq, _ = x_q.shape
+        Tk = x_kv.size(1)
+        q = self.q_proj(x_q).view(B, Tq, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tq, hs)
+        k = self.k_proj(x_kv).view(B, Tk, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tk, hs)
+        v = self.v_proj(x_kv).view(B, Tk, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tk, hs)
+        if self.q_norm is not None:
+            q, k = self.q_norm(q), self.k_norm(k)
+        return q, k, v
 
     def forward(self, x_q: torch.Tensor, x_kv: torch.Tensor, mask: torch.Tensor | None = None,
                 need_weights: bool = False) -> Attended:
@@ -91,10 +111,7 @@ class MultiHeadAttention(nn.Module):
         materialises them, which is why training uses it).
         """
         B, Tq, _ = x_q.shape
-        Tk = x_kv.size(1)
-        q = self.q_proj(x_q).view(B, Tq, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tq, hs)
-        k = self.k_proj(x_kv).view(B, Tk, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tk, hs)
-        v = self.v_proj(x_kv).view(B, Tk, self.n_heads, self.d_head).transpose(1, 2)  # (B, nh, Tk, hs)
+        q, k, v = self.heads(x_q, x_kv)
         if need_weights:
             out, probs, scores = scaled_dot_product(q, k, v, mask, self.dropout)
         else:

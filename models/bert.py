@@ -35,6 +35,7 @@ class BertConfig:
     layer_norm_eps: float = 1e-12  # the epsilon of the original TensorFlow code
     pre_ln: bool = False  # False = post-LN as in the paper/HF; True = pre-LN (trains faster)
     pad_id: int = 0  # token id of [PAD]; the default attention mask hides it
+    qk_norm: bool = False  # LayerNorm on each head's queries and keys (Dehghani et al. 2023)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class EncoderLayer(nn.Module):
     def __init__(self, config: BertConfig):
         super().__init__()
         self.pre_ln = config.pre_ln
-        self.attn = MultiHeadAttention(config.d_model, config.n_heads, config.dropout)
+        self.attn = MultiHeadAttention(config.d_model, config.n_heads, config.dropout, config.qk_norm)
         self.attn_norm = nn.LayerNorm(config.d_model, eps=config.layer_norm_eps)
         self.ff_in = nn.Linear(config.d_model, config.d_ff)
         self.ff_out = nn.Linear(config.d_ff, config.d_model)

@@ -551,6 +551,9 @@ def setup_bert(args, device):
         if args.max_len > parent.config.max_len and not args.extend_positions:
             raise SystemExit(f"--init-from: --max-len {args.max_len} exceeds the parent's {parent.config.max_len} "
                              "positions (--extend-positions copies its position table into a longer one)")
+        if args.qk_norm is not None and args.qk_norm != parent.config.qk_norm:
+            raise SystemExit(f"--init-from: the parent was trained {'with' if parent.config.qk_norm else 'without'} "
+                             "QK-LayerNorm, and continuing keeps its architecture")
         tok = parent.tokenizer
         config = dataclasses.replace(parent.config, dropout=args.dropout,
                                      max_len=max(args.max_len, parent.config.max_len))
@@ -560,7 +563,7 @@ def setup_bert(args, device):
         tok = agree_tokenizer(train_wordpiece(texts + tatoeba, args.vocab), device)
         config = BertConfig(vocab_size=tok.get_vocab_size(), d_model=args.d_model, n_layers=args.n_layers,
                             n_heads=args.n_heads, d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout,
-                            pre_ln=args.pre_ln)
+                            pre_ln=args.pre_ln, qk_norm=bool(args.qk_norm))
     V, sp = tok.get_vocab_size(), special_ids(tok)
     _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
     train, weights = training_mix(train)
@@ -643,6 +646,9 @@ def parse(argv=None):
     ap.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (1000)")
     ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")
     ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
+    ap.add_argument("--qk-norm", action=argparse.BooleanOptionalAction, default=None,
+                    help="bert: LayerNorm each head's queries and keys (QK-LayerNorm, Dehghani et al. 2023), "
+                         "which bounds attention scores; off by default")
     ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
     ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")

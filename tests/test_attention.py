@@ -112,3 +112,32 @@ def test_head_sharpness_reads_one_hot_uniform_and_skips_masked_rows():
     assert torch.allclose(top[0], torch.tensor([1.0, 1.0 / k], dtype=torch.float64))
     ent_all, _ = head_sharpness(att)  # counting the masked rows changes the figures
     assert not torch.allclose(ent_all, ent)
+
+
+def test_qk_layernorm_bounds_scores_and_both_paths_agree():
+    """QK-LayerNorm (Dehghani et al. 2023): with unit gains and zero biases every head's q and k
+    have norm sqrt(d_head), so |q . k| / sqrt(d_head) <= sqrt(d_head) however large W_q grows;
+    and the fused path (training) computes what the explicit one (the views) shows."""
+    torch.manual_seed(0)
+    d, h = 32, 4
+    attn = MultiHeadAttention(d, h, qk_norm=True).eval()
+    plain = MultiHeadAttention(d, h).eval()
+    plain.load_state_dict(attn.state_dict(), strict=False)  # the same projections, no norms
+    x = torch.randn(2, 6, d)
+    mask = torch.ones(2, 1, 1, 6, dtype=torch.bool)
+    mask[1, ..., 4:] = False
+    with torch.no_grad():
+        attn.q_proj.weight.mul_(1000)
+        plain.q_proj.weight.mul_(1000)
+        explicit = attn(x, x, mask, need_weights=True)
+        fast = attn(x, x, mask)
+        unbounded = plain(x, x, mask, need_weights=True).scores
+    finite = explicit.scores[torch.isfinite(explicit.scores)]
+    assert finite.abs().max() <= math.sqrt(d // h) + 1e-4
+    assert unbounded[torch.isfinite(unbounded)].abs().max() > 100 * math.sqrt(d // h)  # what the norms prevent
+    torch.testing.assert_close(fast.out, explicit.out, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(explicit.probs.sum(-1), torch.ones(2, h, 6))
+    assert (explicit.probs[1, ..., 4:] == 0).all()
+    q, k, _ = attn.heads(x, x)  # what the views read: normalised, zero mean per head
+    torch.testing.assert_close(q.mean(-1), torch.zeros(2, h, 6), atol=1e-4, rtol=0)
+    assert {n for n, _ in plain.named_parameters()} < {n for n, _ in attn.named_parameters()}

@@ -79,6 +79,28 @@ def test_attention_invariants_and_trace_shape():
     torch.testing.assert_close(fast.mlm_logits, out.mlm_logits, atol=1e-5, rtol=1e-5)
 
 
+def test_qk_norm_bert_keeps_the_invariants_and_round_trips(tmp_path):
+    from models import checkpoint
+    from models.tokenizers import train_wordpiece
+    torch.manual_seed(0)
+    config = BertConfig(**{**TINY.__dict__, "qk_norm": True, "pre_ln": True})
+    model = Bert(config).eval()
+    assert all(layer.attn.q_norm is not None for layer in model.layers)
+    assert all(layer.attn.q_norm is None for layer in Bert(TINY).layers)
+    ids, segs, mask = batch()
+    out = model(ids, segs, mask, need_weights=True)
+    torch.testing.assert_close(out.trace.enc_self.sum(-1), torch.ones(2, 2, 4, 10))
+    assert (out.trace.enc_self[1, ..., 7:] == 0).all()
+    torch.testing.assert_close(model(ids, segs, mask).mlm_logits, out.mlm_logits, atol=1e-5, rtol=1e-5)
+    with torch.no_grad():  # gains off 1 so that a load that dropped them would show
+        for layer in model.layers:
+            layer.attn.q_norm.weight.mul_(3.0)
+    tok = train_wordpiece(["a tiny corpus of words"] * 3, 99)
+    back = checkpoint.load(checkpoint.save(tmp_path / "ck", model, tok, {"arch": "bert"}))
+    assert back.config.qk_norm and back.config == config
+    torch.testing.assert_close(back.model(ids, segs, mask).mlm_logits, model(ids, segs, mask).mlm_logits)
+
+
 def test_padding_does_not_change_real_tokens():
     torch.manual_seed(0)
     model = Bert(TINY).eval()
@@ -113,9 +135,11 @@ def test_pre_ln_runs_with_finite_loss():
     torch.testing.assert_close(out.trace.enc_self.sum(-1), torch.ones(2, 2, 4, 10))
 
 
-def test_tiny_bert_learns():
+@pytest.mark.parametrize("qk_norm", [False, True])
+def test_tiny_bert_learns(qk_norm):
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=20, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=16, dropout=0.0)
+    config = BertConfig(vocab_size=20, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=16, dropout=0.0,
+                        qk_norm=qk_norm)
     MASK = 1
     # Each sequence repeats one token, so a masked token is a copy of any unmasked one:
     # the model must learn to attend to its neighbours (MLM) and tell sequences apart (NSP).

@@ -322,6 +322,32 @@ def test_query_key_reproduces_berts_attention(reg, layer, head, query):
 
 
 @have_assets
+def test_query_key_reproduces_a_qk_layernorm_berts_attention(reg):
+    """A BERT with QK-LayerNorm: the view's q and k are the normalised ones the model scores."""
+    from models.bert import Bert, BertConfig
+    from models.checkpoint import Checkpoint
+    from explorer.inference import Registry
+    shipped = reg.get("bert")
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=shipped.config.vocab_size, d_model=32, n_layers=2, n_heads=4, d_ff=64,
+                        max_len=64, dropout=0.0, pre_ln=True, qk_norm=True)
+    model = Bert(config).eval()
+    with torch.no_grad():  # gains and biases away from 1 and 0, W_q large: a view that skipped the norms would differ
+        for layer in model.layers:
+            layer.attn.q_proj.weight.mul_(50)
+            for norm in (layer.attn.q_norm, layer.attn.k_norm):
+                norm.weight.uniform_(0.5, 2.0)
+                norm.bias.normal_(0, 0.3)
+    own = Registry(models={"bert": Checkpoint(model, shipped.tokenizer, config, {}, shipped.path)})
+    text = "The cat sat on the mat."
+    ref = encode_bert(text, reg=own)
+    for layer, head, query in [(0, 1, 2), (1, 3, 0)]:
+        r = lab.query_key(text, layer, head, query, reg=own)
+        np.testing.assert_allclose(r.probs, ref.trace.enc_self[layer, head, query], atol=1e-5)
+        np.testing.assert_allclose(r.scores, r.q @ r.k.T / math.sqrt(r.d_k), atol=1e-4)
+
+
+@have_assets
 def test_query_key_range_errors(reg):
     c = reg.get("bert").config
     with pytest.raises(UserError, match=f"from 0 to {c.n_layers - 1}"):

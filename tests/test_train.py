@@ -108,6 +108,22 @@ def test_bert_continues_from_a_checkpoint(tmp_path):
     assert (sa["embeddings.tok.weight"] - sb["embeddings.tok.weight"]).abs().max() > 0  # it did train
 
 
+def test_bert_trains_with_qk_layernorm_and_continuing_keeps_it(tmp_path):
+    first = train.main(["bert", "--smoke", "--qk-norm", "--out", str(tmp_path / "a"), "--device", "cpu",
+                        "--max-steps", "4"])
+    a = load(first)
+    assert a.config.qk_norm and a.metrics["hyperparameters"]["qk_norm"]
+    assert "layers.0.attn.q_norm.weight" in a.model.state_dict()
+    assert not load(train.main(["bert", "--smoke", "--out", str(tmp_path / "p"), "--device", "cpu",
+                                "--max-steps", "1"])).config.qk_norm  # off by default: the shipped recipe
+    b = load(train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "1",
+                         "--init-from", str(first)]))
+    assert b.config.qk_norm
+    with pytest.raises(SystemExit, match="with QK-LayerNorm"):
+        train.main(["bert", "--smoke", "--no-qk-norm", "--out", str(tmp_path / "c"), "--device", "cpu",
+                    "--init-from", str(first)])
+
+
 def test_bert_selection_draw_defaults_to_the_shipped_runs():
     """The shipped BERT runs selected checkpoints on 10 batches of 64 per held-out set; the default
     must stay so their recorded commands reproduce, while --valid-n draws more."""
