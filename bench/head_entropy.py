@@ -80,7 +80,9 @@ def main():
             print(f"layer {layer}: entropy " + " ".join(f"{e:4.2f}" for e in ent[layer])
                   + " | top weight " + " ".join(f"{t:4.2f}" for t in top[layer])
                   + f" | |W_q| {attn.q_proj.weight.norm():6.1f} |W_k| {attn.k_proj.weight.norm():6.1f}"
-                  + f" max LN gain {norm.weight.abs().max():4.2f}")
+                  + f" max LN gain {norm.weight.abs().max():4.2f}"
+                  + (f" | QK-LN max gain q {attn.q_norm.weight.abs().max():4.2f} k {attn.k_norm.weight.abs().max():4.2f}"
+                     if attn.q_norm is not None else ""))
         collapsed = [(int(i), int(j)) for i, j in zip(*np.nonzero(top > COLLAPSED_TOP_WEIGHT))]
         print("collapsed heads (layer, head): " + (", ".join(map(str, collapsed)) if collapsed else "none"))
         if args.data_dir:

@@ -503,6 +503,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.not_loaded": {"en": "Model '{name}' could not be loaded: {error}",
                        "ko": "모델 '{name}' 불러오기 실패: {error}"},
     "err.search_first": {"en": "Run a search first.", "ko": "먼저 탐색을 실행하세요."},
+    "err.mask_cut_off": {"en": "Every [MASK] lies beyond the first {chars} characters, which is all that is read; "
+                               "put one earlier.",
+                         "ko": "모든 [MASK]가 읽는 범위(앞의 {chars}자) 밖에 있습니다. [MASK]를 더 앞에 넣으세요."},
+    "err.wrong_arch": {"en": "Model '{name}' is a {arch} model, not a {wanted} model.",
+                       "ko": "모델 '{name}'은(는) {arch} 모델이며 {wanted} 모델이 아닙니다."},
+    "err.word_not_found": {"en": "'{word}' does not occur as a word in: {text}",
+                           "ko": "'{word}'이(가) 다음 문장에 단어로 나오지 않습니다: {text}"},
+    "err.word_too_late": {"en": "'{word}' in '{text}' falls beyond the model's length limit.",
+                          "ko": "'{text}'의 '{word}'은(는) 모델의 길이 제한 밖에 있습니다."},
+    "err.need_sentences": {"en": "Give sentences that use '{word}', one per line.",
+                           "ko": "'{word}'이(가) 들어간 문장을 한 줄에 하나씩 입력하세요."},
+    "err.odd_d_model": {"en": "d_model must be even: dimensions come in sin/cos pairs (got {value}).",
+                        "ko": "d_model은 짝수여야 합니다. 차원이 sin/cos 쌍으로 이루어지기 때문입니다(입력: {value})."},
     # ------------------------------------------------------------------ models
     "models.intro": {
         "en": "Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). A model that "

@@ -60,7 +60,8 @@ class Registry:
         ckpt = self.models[name]
         if kind and ckpt.config.arch not in (kind if isinstance(kind, tuple) else (kind,)):
             wanted = " or ".join(kind) if isinstance(kind, tuple) else kind
-            raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not a {wanted} model.")
+            raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not a {wanted} model.", "wrong_arch",
+                            name=name, arch=ckpt.config.arch, wanted=wanted)
         return ckpt
 
     def names(self, kind=None) -> list[str]:
@@ -318,7 +319,7 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
     if "[MASK]" not in text and (b is None or "[MASK]" not in b):
         if any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in raw):  # it was cut off
             raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
-                            "that is read; put one earlier.")
+                            "that is read; put one earlier.", "mask_cut_off", chars=MAX_CHARS)
         raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'", "no_mask")
     res = _run_bert(ckpt, text, b, top_k, notices)
     if not res.masks:

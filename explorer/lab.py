@@ -308,7 +308,8 @@ def positional(max_len: int = 64, d_model: int = 128, text: str | None = None, n
     max_len = _whole(max_len, "Number of positions", 1, MAX_POSITIONS)
     d_model = _whole(d_model, "d_model", 2, MAX_D_MODEL)
     if d_model % 2:
-        raise UserError(f"d_model must be even: dimensions come in sin/cos pairs (got {d_model}).")
+        raise UserError(f"d_model must be even: dimensions come in sin/cos pairs (got {d_model}).", "odd_d_model",
+                        value=d_model)
     pe = sinusoidal_positions(max_len, d_model).double().numpy()
     sentence = None
     if text is not None and str(text).strip():
@@ -372,12 +373,14 @@ def _word_positions(word: str, text: str, offsets, n_tokens: int) -> tuple[list[
     tail = "" if _has_hangul(word[-1]) else r"(?!\w)"
     found = list(re.finditer(r"(?<!\w)" + re.escape(word) + tail, text, flags=re.IGNORECASE))
     if not found:
-        raise UserError(f"'{_clip(word)}' does not occur as a word in: {_clip(text)}")
+        raise UserError(f"'{_clip(word)}' does not occur as a word in: {_clip(text)}", "word_not_found",
+                        word=_clip(word), text=_clip(text))
     start, end = found[0].span()
     pos = [i for i, (s, e) in enumerate(offsets[:n_tokens]) if s < end and start < e and e > s]
     notices = [f"'{_clip(word)}' occurs {len(found)} times in '{_clip(text)}'; the first is used."] if len(found) > 1 else []
     if not pos:
-        raise UserError(f"'{_clip(word)}' in '{_clip(text)}' falls beyond the model's length limit.")
+        raise UserError(f"'{_clip(word)}' in '{_clip(text)}' falls beyond the model's length limit.", "word_too_late",
+                        word=_clip(word), text=_clip(text))
     return pos, notices
 
 
@@ -397,14 +400,14 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
     if sentences is None or (isinstance(sentences, str) and not sentences.strip()) or (
             not isinstance(sentences, str) and not list(sentences)):
         if example is None:
-            raise UserError(f"Give sentences that use '{word}', one per line.")
+            raise UserError(f"Give sentences that use '{word}', one per line.", "need_sentences", word=word)
         sentences = example[1]
     name = name or (example[0] if example else "bert")
     if isinstance(sentences, str):
         sentences = sentences.splitlines()
     sentences = [clean_text(s)[0] for s in sentences if isinstance(s, str) and s.strip()]
     if not sentences:
-        raise UserError(f"Give sentences that use '{word}', one per line.")
+        raise UserError(f"Give sentences that use '{word}', one per line.", "need_sentences", word=word)
     if len(sentences) > MAX_SENTENCES:
         notices.append(f"Only the first {MAX_SENTENCES} sentences are compared.")
         sentences = sentences[:MAX_SENTENCES]

@@ -3,7 +3,8 @@ and next-sentence prediction (Devlin et al. 2018, "BERT: Pre-training of Deep
 Bidirectional Transformers for Language Understanding", arXiv:1810.04805).
 
 Embeddings (section 3, figure 2) -> N encoder layers (Vaswani et al. 2017, post-LN as in
-the paper; pre-LN optional, Xiong et al. 2020) -> an MLM head tied to the token
+the paper; pre-LN optional, Xiong et al. 2020; QK-LayerNorm optional, Dehghani et al.
+2023) -> an MLM head tied to the token
 embedding and an NSP head on the pooled [CLS] state (section 3.1, tasks #1 and #2).
 Attention comes from models.attention and is returned as a `Trace`, never stored.
 `from_hf` loads a Hugging Face `BertForPreTraining` state dict by explicit name mapping.

@@ -507,6 +507,11 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: app._ui_beam_choice(None, 0, lang), "search_first"),
     (lambda lang: app._ui_query_key(LONG, "bert", 99, 1, 0, lang), "range"),  # explorer/views.py
     (lambda lang: app._ui_positional("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/lab.py
+    (lambda lang: app._ui_positional(16, 63, "", "transformer-en-fr", lang), "odd_d_model"),
+    (lambda lang: app._ui_contextual("bank", "I sat by the river.", "bert", lang), "word_not_found"),
+    (lambda lang: app._ui_contextual("zebra", "", "bert", lang), "need_sentences"),
+    (lambda lang: app._ui_contextual("bank", "a " * 600 + "bank", "bert", lang), "word_too_late"),
+    (lambda lang: app.bert_fill_view("a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
 ])
 def test_errors_follow_the_language_switch(call, key):
     """Each keyed UserError reaches the screen in the switch's language; English is the message itself."""
