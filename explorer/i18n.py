@@ -514,6 +514,19 @@ STRINGS: dict[str, dict[str, str]] = {
                           "ko": "'{text}'의 '{word}'은(는) 모델의 길이 제한 밖에 있습니다."},
     "err.need_sentences": {"en": "Give sentences that use '{word}', one per line.",
                            "ko": "'{word}'이(가) 들어간 문장을 한 줄에 하나씩 입력하세요."},
+    "err.probe_no_words": {"en": "The probe sentence has no words.", "ko": "관찰 문장에 단어가 없습니다."},
+    "err.probe_too_long": {"en": "The probe may have at most {most} words (got {value}).",
+                           "ko": "관찰 문장은 최대 {most}단어까지입니다(입력: {value}단어)."},
+    "err.probe_unknown_words": {"en": "The toy model only knows the words of its grammar; unknown: {unknown}. "
+                                      "Known: {known}.",
+                                "ko": "이 작은 모델은 자기 문법의 단어만 압니다. 모르는 단어: {unknown}. "
+                                      "아는 단어: {known}."},
+    "err.seconds_not_number": {"en": "Training time must be a number of seconds between 1 and {most}.",
+                               "ko": "학습 시간은 1에서 {most} 사이의 초 단위 숫자여야 합니다."},
+    "err.seconds_range": {"en": "Training time must be between 1 and {most} seconds (got {value}).",
+                          "ko": "학습 시간은 1초에서 {most}초 사이여야 합니다(입력: {value})."},
+    "err.unknown_score": {"en": "Unknown score function '{name}'. Choose one of: {known}.",
+                          "ko": "알 수 없는 점수 함수 '{name}'입니다. 다음 중에서 고르세요: {known}."},
     "err.odd_d_model": {"en": "d_model must be even: dimensions come in sin/cos pairs (got {value}).",
                         "ko": "d_model은 짝수여야 합니다. 차원이 sin/cos 쌍으로 이루어지기 때문입니다(입력: {value})."},
     # ------------------------------------------------------------------ models

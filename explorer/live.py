@@ -211,13 +211,15 @@ def _clean_probe(probe, english_words: set[str]) -> str:
     text, _ = clean_text(probe, "probe sentence")  # control characters, surrogates, length
     words = re.sub(r"[^\w\s]", " ", text.lower()).split()
     if not words:
-        raise UserError("The probe sentence has no words.")
+        raise UserError("The probe sentence has no words.", "probe_no_words")
     if len(words) > MAX_PROBE_WORDS:
-        raise UserError(f"The probe may have at most {MAX_PROBE_WORDS} words (got {len(words)}).")
+        raise UserError(f"The probe may have at most {MAX_PROBE_WORDS} words (got {len(words)}).", "probe_too_long",
+                        most=MAX_PROBE_WORDS, value=len(words))
     unknown = sorted({w[:30] for w in words if w not in english_words})
     if unknown:
         raise UserError(f"The toy model only knows the words of its grammar; unknown: {', '.join(unknown)}. "
-                        f"Known: {', '.join(sorted(english_words))}.")
+                        f"Known: {', '.join(sorted(english_words))}.", "probe_unknown_words",
+                        unknown=", ".join(unknown), known=", ".join(sorted(english_words)))
     return " ".join(words)
 
 
@@ -233,12 +235,15 @@ def train_live(seconds: float = 20, attention: str = "general", probe: str = DEF
     try:
         seconds = float(seconds)
     except (TypeError, ValueError):
-        raise UserError(f"Training time must be a number of seconds between 1 and {MAX_SECONDS}.") from None
+        raise UserError(f"Training time must be a number of seconds between 1 and {MAX_SECONDS}.", "seconds_not_number",
+                        most=MAX_SECONDS) from None
     if not 1 <= seconds <= MAX_SECONDS:
-        raise UserError(f"Training time must be between 1 and {MAX_SECONDS} seconds (got {seconds:g}).")
+        raise UserError(f"Training time must be between 1 and {MAX_SECONDS} seconds (got {seconds:g}).", "seconds_range",
+                        most=MAX_SECONDS, value=f"{seconds:g}")
     if attention not in SCORE_FUNCTIONS:
         raise UserError(f"Unknown score function '{str(attention)[:40]}'. "
-                        f"Choose one of: {', '.join(SCORE_FUNCTIONS)}.")
+                        f"Choose one of: {', '.join(SCORE_FUNCTIONS)}.", "unknown_score",
+                        name=str(attention)[:40], known=", ".join(SCORE_FUNCTIONS))
     pairs = read_pairs() if pairs is None else list(pairs)
     probe = _clean_probe(probe, {w for en, _ in pairs for w in en.split()})
     return _train(seconds, attention, probe, grammar_translate(probe), seed, every, d_emb, d_hidden,

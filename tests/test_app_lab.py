@@ -512,6 +512,12 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: app._ui_contextual("zebra", "", "bert", lang), "need_sentences"),
     (lambda lang: app._ui_contextual("bank", "a " * 600 + "bank", "bert", lang), "word_too_late"),
     (lambda lang: app.bert_fill_view("a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
+    (lambda lang: next(app._ui_live(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/live.py
+    (lambda lang: next(app._ui_live(5, "general", "!!!", lang)), "probe_no_words"),
+    (lambda lang: next(app._ui_live(5, "general", "the " * 25, lang)), "probe_too_long"),
+    (lambda lang: next(app._ui_live(99999, "general", "the cat", lang)), "seconds_range"),
+    (lambda lang: next(app._ui_live("soon", "general", "the cat", lang)), "seconds_not_number"),
+    (lambda lang: next(app._ui_live(5, "cosine", "the cat", lang)), "unknown_score"),
 ])
 def test_errors_follow_the_language_switch(call, key):
     """Each keyed UserError reaches the screen in the switch's language; English is the message itself."""
