@@ -181,7 +181,7 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     files = write_downloads(r.model, r, tables, {"alignment": alignment, "step": bars})
-    return Seq2SeqView(r.translation, notices_md(r.notices, lead), alignment, bars, step_text, files, r,
+    return Seq2SeqView(r.translation, notices_md(r.notices, lead, lang), alignment, bars, step_text, files, r,
                        len(r.target_tokens))
 
 
@@ -270,7 +270,7 @@ def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head:
                           "attention shown": "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
     hyps = hyps.rename(columns=i18n.columns(hyps.columns, lang))
     n_layers, n_heads = _size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
-    return TransformerView(r.translation, notices_md(r.notices), hyps, transformer_heads(r, layer, head, lang), r,
+    return TransformerView(r.translation, notices_md(r.notices, lang=lang), hyps, transformer_heads(r, layer, head, lang), r,
                            n_layers, n_heads)
 
 
@@ -355,7 +355,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
     if len(masks):
         tables["fill_mask"] = masks
     files = write_downloads("bert", r, tables, figs)
-    return BertView(tokens, notices_md(r.notices), masks, figs["topk"], figs["nsp"], nsp_text, figs["grid"],
+    return BertView(tokens, notices_md(r.notices, lang=lang), masks, figs["topk"], figs["nsp"], nsp_text, figs["grid"],
                     figs["head"], files, r, *a.shape[:2])
 
 

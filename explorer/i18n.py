@@ -529,6 +529,22 @@ STRINGS: dict[str, dict[str, str]] = {
                           "ko": "알 수 없는 점수 함수 '{name}'입니다. 다음 중에서 고르세요: {known}."},
     "err.odd_d_model": {"en": "d_model must be even: dimensions come in sin/cos pairs (got {value}).",
                         "ko": "d_model은 짝수여야 합니다. 차원이 sin/cos 쌍으로 이루어지기 때문입니다(입력: {value})."},
+    # ------------------------------------------------------------------ notices beside a result (Notice keys)
+    "note.text_cut": {"en": "{what} cut to its first {chars} characters ({dropped} dropped).",
+                      "ko": "{what} 입력을 앞의 {chars}자로 잘랐습니다({dropped}자 제외)."},
+    "note.source_cut": {"en": "Source cut to {limit} subword tokens ({dropped} dropped).",
+                        "ko": "원문을 서브워드 토큰 {limit}개로 잘랐습니다({dropped}개 제외)."},
+    "note.no_eos": {"en": "The translation hit the length limit before </s>.",
+                    "ko": "번역이 </s>에 이르기 전에 길이 제한에 닿았습니다."},
+    "note.bert_cut": {"en": "Input cut to BERT's {limit} tokens ({dropped} dropped).",
+                      "ko": "입력을 BERT의 토큰 {limit}개로 잘랐습니다({dropped}개 제외)."},
+    "note.unavailable": {"en": "{name} is not available.", "ko": "{name}을(를) 사용할 수 없습니다."},
+    "note.unavailable_why": {"en": "{name} is not available: {why}.", "ko": "{name}을(를) 사용할 수 없습니다: {why}."},
+    "note.of_model": {"en": "{name}: {notice}", "ko": "{name}: {notice}"},
+    "note.first_of": {"en": "'{word}' occurs {n} times in '{text}'; the first is used.",
+                      "ko": "'{word}'이(가) '{text}'에 {n}번 나옵니다. 첫 번째를 씁니다."},
+    "note.first_sentences": {"en": "Only the first {n} sentences are compared.",
+                             "ko": "앞의 {n}개 문장만 비교합니다."},
     # ------------------------------------------------------------------ models
     "models.intro": {
         "en": "Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). A model that "
@@ -596,14 +612,30 @@ def figure_labels(lang: str = "en") -> dict[str, str]:
     return _prefixed("fig.", lang)
 
 
+def _keyed(prefix: str, obj, lang: str) -> str:
+    """obj's text in `lang` from STRINGS[prefix + obj.key], its fields filled in (a "what"/"name" that
+    has a "what." string is translated, a field that is keyed itself too); else str(obj)."""
+    key = getattr(obj, "key", None)
+    if lang_code(lang) == "en" or not key or f"{prefix}{key}" not in STRINGS:
+        return str(obj)  # English is the message itself, word for word
+    fields = {}
+    for k, v in obj.fields.items():
+        if getattr(v, "key", None):
+            v = _keyed(prefix, v, lang)
+        elif k in ("what", "name") and f"what.{v}" in STRINGS:
+            v = t(f"what.{v}", lang)
+        fields[k] = v
+    return t(f"{prefix}{key}", lang, **fields)
+
+
 def error_text(e: Exception, lang: str = "en") -> str:
     """A UserError's message in `lang`: its key's string when it has one, else its own (English) text."""
-    key = getattr(e, "key", None)
-    if lang_code(lang) == "en" or not key or f"err.{key}" not in STRINGS:
-        return str(e)  # English is the message itself, word for word
-    fields = {k: t(f"what.{v}", lang) if k in ("what", "name") and f"what.{v}" in STRINGS else v
-              for k, v in e.fields.items()}
-    return t(f"err.{key}", lang, **fields)
+    return _keyed("err.", e, lang)
+
+
+def notice_text(n: str, lang: str = "en") -> str:
+    """A notice (explorer.inference.Notice) in `lang`; a plain string stays as it is."""
+    return _keyed("note.", n, lang)
 
 
 def examples(view: str, lang: str = "en") -> list[list]:

@@ -40,6 +40,17 @@ class UserError(ValueError):
         self.key, self.fields = key, fields
 
 
+class Notice(str):
+    """A notice shown beside a result ("Source cut to 126 subword tokens"). It is its English text,
+    so records and the API keep plain strings; `key` and `fields` name the same text in
+    explorer.i18n ("note.<key>"), for the Korean interface."""
+
+    def __new__(cls, message: str, key: str | None = None, **fields):
+        self = super().__new__(cls, message)
+        self.key, self.fields = key, fields
+        return self
+
+
 # ----------------------------------------------------------------------------- loading
 
 
@@ -134,8 +145,9 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     if not text:
         raise UserError(f"Please type a {what}: the input is empty.", "empty", what=what)
     if len(text) > MAX_CHARS:
-        notices.append(f"{what[0].upper() + what[1:]} cut to its first {MAX_CHARS} characters "
-                       f"({len(text) - MAX_CHARS} dropped).")
+        notices.append(Notice(f"{what[0].upper() + what[1:]} cut to its first {MAX_CHARS} characters "
+                              f"({len(text) - MAX_CHARS} dropped).", "text_cut", what=what, chars=MAX_CHARS,
+                              dropped=len(text) - MAX_CHARS))
         text = text[:MAX_CHARS]
     return text, notices
 
@@ -203,7 +215,8 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     ids = tok.encode(text, add_special_tokens=False).ids
     limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
     if len(ids) > limit:
-        notices.append(f"Source cut to {limit} subword tokens ({len(ids) - limit} dropped).")
+        notices.append(Notice(f"Source cut to {limit} subword tokens ({len(ids) - limit} dropped).", "source_cut",
+                              limit=limit, dropped=len(ids) - limit))
         ids = ids[:limit]
     if not ids:
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
@@ -221,7 +234,7 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     produced = _pieces(tok, out_ids) + (["</s>"] if hyps[chosen].finished else [])
     produced = (produced + ["…"] * len(dec_in))[: len(dec_in)]  # unfinished: the last step's output was cut
     if not hyps[chosen].finished:
-        notices.append("The translation hit the length limit before </s>.")
+        notices.append(Notice("The translation hit the length limit before </s>.", "no_eos"))
     return TranslationResult(name, src_tokens, produced, dec_in, hypotheses[chosen].text,
                              trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices)
 
@@ -276,7 +289,8 @@ def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
         sp = special_ids(tok)
         ids = [sp["cls"]] + ea + [sp["sep"]] + ((eb + [sp["sep"]]) if eb is not None else [])
         segs = [0] * (len(ea) + 2) + ([1] * (len(eb) + 1) if eb is not None else [])
-        notices.append(f"Input cut to BERT's {max_len} tokens ({dropped} dropped).")
+        notices.append(Notice(f"Input cut to BERT's {max_len} tokens ({dropped} dropped).", "bert_cut",
+                              limit=max_len, dropped=dropped))
     return ids, segs
 
 

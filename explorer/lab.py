@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Registry, UserError, clean_text, encode_bert,
-                                registry, translate)
+from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Notice, Registry, UserError, clean_text,
+                                encode_bert, registry, translate)
 from explorer.lab_figures import bucket_start
 from models.tokenizers import special_ids
 from models.transformer import sinusoidal_positions
@@ -129,7 +129,9 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
     results, notices = [], []
     for name in names:
         if name not in reg.names("seq2seq"):
-            notices.append(f"{name} is not available{': ' + reg.errors[name] if name in reg.errors else ''}.")
+            why = reg.errors.get(name, "")
+            notices.append(Notice(f"{name} is not available{': ' + why if why else ''}.",
+                                  "unavailable_why" if why else "unavailable", name=name, why=why))
             continue
         r = translate(name, text, reg=reg)
         cross = None if r.trace.cross is None else r.trace.cross[0, 0]  # (T, S): one layer, one head
@@ -137,7 +139,7 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
         results.append(ScoreFunctionResult(
             name, reg.get(name).config.attention, r.translation, r.source_tokens, r.target_tokens, cross, ent,
             None if ent is None else float(ent.mean()), math.log(len(r.source_tokens))))
-        notices += [f"{name}: {n}" for n in r.notices]
+        notices += [Notice(f"{name}: {n}", "of_model", name=name, notice=n) for n in r.notices]
     if not results:
         raise UserError("None of the RNN encoder-decoders is available: " + " ".join(notices))
     return ScoreComparison(clean_text(text)[0], results, notices)
@@ -377,7 +379,8 @@ def _word_positions(word: str, text: str, offsets, n_tokens: int) -> tuple[list[
                         word=_clip(word), text=_clip(text))
     start, end = found[0].span()
     pos = [i for i, (s, e) in enumerate(offsets[:n_tokens]) if s < end and start < e and e > s]
-    notices = [f"'{_clip(word)}' occurs {len(found)} times in '{_clip(text)}'; the first is used."] if len(found) > 1 else []
+    notices = [Notice(f"'{_clip(word)}' occurs {len(found)} times in '{_clip(text)}'; the first is used.", "first_of",
+                      word=_clip(word), n=len(found), text=_clip(text))] if len(found) > 1 else []
     if not pos:
         raise UserError(f"'{_clip(word)}' in '{_clip(text)}' falls beyond the model's length limit.", "word_too_late",
                         word=_clip(word), text=_clip(text))
@@ -409,7 +412,8 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
     if not sentences:
         raise UserError(f"Give sentences that use '{word}', one per line.", "need_sentences", word=word)
     if len(sentences) > MAX_SENTENCES:
-        notices.append(f"Only the first {MAX_SENTENCES} sentences are compared.")
+        notices.append(Notice(f"Only the first {MAX_SENTENCES} sentences are compared.", "first_sentences",
+                              n=MAX_SENTENCES))
         sentences = sentences[:MAX_SENTENCES]
     ckpt = reg.get(name, ("bert", "transformer"))
     tok = ckpt.tokenizer

@@ -42,7 +42,7 @@ from explorer import lab_figures as lf
 from explorer import live
 from explorer import live_figures as lvf
 from explorer import snapshots as snap
-from explorer.i18n import columns, lab_labels, live_labels, t
+from explorer.i18n import columns, lab_labels, live_labels, notice_text, t
 from explorer.inference import TranslationResult, UserError
 
 DOWNLOADS = Path(tempfile.gettempdir()) / "attention-explorer-downloads"
@@ -59,8 +59,9 @@ def md(text) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
 
 
-def notices_md(notices, lead: list[str] = ()) -> str:
-    return "\n\n".join(list(lead) + [f"⚠️ {md(n)}" for n in notices])
+def notices_md(notices, lead: list[str] = (), lang: str = "en") -> str:
+    """The lead lines, then each notice (in `lang` when it is a keyed Notice) with a warning sign."""
+    return "\n\n".join(list(lead) + [f"⚠️ {md(notice_text(n, lang))}" for n in notices])
 
 
 def _safe(name: str) -> str:
@@ -173,7 +174,7 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
         best = min(peaked, key=lambda r: r.mean_entropy)
         lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
     return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table,
-                              notices_md(c.notices, lead),
+                              notices_md(c.notices, lead, lang),
                               write_downloads("score-functions", c, {"mean-entropy": table}), c)
 
 
@@ -241,7 +242,7 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
                           x_title=t("fig.source", lang), y_title=t("view.target_produced", lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
-    return BeamChoice(r.translation, grid, mean, notices_md(r.notices), files, r)
+    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, lang=lang), files, r)
 
 
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
@@ -373,7 +374,7 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
                                lab_labels(lang))
     files = write_downloads(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(
         r.similarity, index=range(1, len(r.sentences) + 1), columns=range(1, len(r.sentences) + 1))})
-    return ContextualView(fig, table, notices_md(r.notices, lead), files, r)
+    return ContextualView(fig, table, notices_md(r.notices, lead, lang), files, r)
 
 
 # ----------------------------------------------------------------------------- 7. positional encoding

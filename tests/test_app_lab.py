@@ -530,6 +530,26 @@ def test_errors_follow_the_language_switch(call, key):
     assert longest in ko.value.message, (longest, ko.value.message)
 
 
+@needs
+@pytest.mark.parametrize("call, keys", [
+    (lambda lang: app.transformer_view("word " * 500, "transformer-en-fr", 1, 1, 1, lang).notice,
+     ["text_cut", "source_cut"]),
+    (lambda lang: app.seq2seq_view("the cat " * 80, "seq2seq-dot", 1, lang).notice, ["source_cut"]),
+    (lambda lang: app.bert_fill_view("I am a [MASK]. " + "so " * 600, "", 5, 1, 1, lang).notice, ["bert_cut"]),
+    (lambda lang: vw.contextual_view("bank", "The bank by the bank.\nA bank.", "bert", lang).text, ["first_of"]),
+    (lambda lang: vw.score_functions_view("the cat " * 80, lang).notice, ["source_cut"]),
+])
+def test_notices_follow_the_language_switch(call, keys):
+    """Notices beside a result: the English run shows the English text as it always was, the Korean
+    run each notice's Korean string, with the same numbers."""
+    en, ko = (call(lang).replace("\\", "") for lang in ("English", "한국어"))  # markdown escapes off
+    assert "⚠️" in en and not _hangul(en.split("⚠️", 1)[1]), en
+    for key in keys:
+        words = [w for w in re.split(r"\{[^}]*\}", i18n.STRINGS[f"note.{key}"]["ko"]) if w.strip(" :.()")]
+        assert words and all(w in ko for w in words), (key, words, ko)
+    assert re.findall(r"\d+", en.split("⚠️", 1)[1]) == re.findall(r"\d+", ko.split("⚠️", 1)[1]), (en, ko)
+
+
 def test_clicking_an_example_keeps_the_label_of_the_current_language():
     """gr.Examples sends its inputs their build-time props with each click; the label must not be
     among them, or a click in Korean mode would put the English label back (the browser test
