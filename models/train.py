@@ -694,6 +694,8 @@ def parse(argv=None):
     for k in ("dropout", "lr", "lr_factor", "label_smoothing"):
         ap.add_argument("--" + k.replace("_", "-"), type=float, default=None)
     args = ap.parse_args(argv)
+    if args.qk_norm and args.arch != "bert":
+        ap.error("--qk-norm is a BERT option")
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
                 "batch_size": 0, "average_last": 0, "pre_ln": False,
                 "split_punct": False, "cooldown": 0.0,

@@ -119,6 +119,8 @@ def test_bert_trains_with_qk_layernorm_and_continuing_keeps_it(tmp_path):
     b = load(train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "1",
                          "--init-from", str(first)]))
     assert b.config.qk_norm
+    with pytest.raises(SystemExit):  # argparse's error: a BERT option
+        train.parse(["transformer", "--qk-norm", "--out", "x"])
     with pytest.raises(SystemExit, match="with QK-LayerNorm"):
         train.main(["bert", "--smoke", "--no-qk-norm", "--out", str(tmp_path / "c"), "--device", "cpu",
                     "--init-from", str(first)])
