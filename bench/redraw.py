@@ -1,0 +1,81 @@
+"""What a slider move costs on the server: the redraw handlers of the Transformer and BERT tabs
+(layer/head sliders) and of the seq2seq tab (step slider), in-process, split into the part that
+builds the figures and tables and the part that writes the downloads (record JSON, CSVs and
+the offline figures HTML), plus what Gradio then spends turning the figures into JSON.
+
+    python bench/redraw.py [--runs 20]
+
+Each redraw reads a record the tab's button produced before (no model call). "downloads" is
+the total minus the same redraw with `write_downloads` replaced by a no-op, measured in
+alternation so that a busy machine slows both alike. Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import plotly.graph_objects as go  # noqa: E402
+
+import app  # noqa: E402
+from explorer import inference as inf  # noqa: E402
+
+# Sentences written for this benchmark (the 12-word one of bench/latency.py and a classroom one).
+TEXT = "The young doctor walked to the old station after work every day ."
+MASKED = "The young doctor walked to the old [MASK] after work every day ."
+
+
+def _ms(fn, runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def _figures(view) -> list[go.Figure]:
+    return [v for v in (getattr(view, f.name) for f in dataclasses.fields(view)) if isinstance(v, go.Figure)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=20)
+    args = ap.parse_args()
+    tr = inf.translate("transformer-en-fr", TEXT, 1)
+    s2s = inf.translate("seq2seq-dot", TEXT, 1)
+    bert = inf.fill_mask(MASKED)
+    cases = {  # name -> (redraw at a given slider position i, what it returns holds the figures)
+        "transformer layer/head": lambda i: app.transformer_heads(tr, 1 + i % 3, 1 + i % 8),
+        "bert layer/head": lambda i: app.bert_render(bert, 1 + i % 6, 1 + i % 6),
+        "seq2seq step": lambda i: app.seq2seq_step(s2s, 1 + i % len(s2s.target_tokens)),
+    }
+    real = app.write_downloads
+    print(f"{'redraw':<24} {'total p50':>10} {'no downloads':>13} {'downloads':>10} {'figure JSON':>12}  (ms, "
+          f"{args.runs} runs each)")
+    for name, redraw in cases.items():
+        for i in range(3):  # warm-up: first figures, first files
+            redraw(i)
+        total, bare = [], []
+        for i in range(args.runs):
+            total += _ms(lambda: redraw(i), 1)
+            app.write_downloads = lambda *a, **k: []
+            try:
+                bare += _ms(lambda: redraw(i), 1)
+            finally:
+                app.write_downloads = real
+        out = redraw(0)
+        figs = _figures(out) if dataclasses.is_dataclass(out) else [v for v in out if isinstance(v, go.Figure)]
+        to_json = _ms(lambda: [f.to_json() for f in figs], args.runs)
+        t, b = statistics.median(total), statistics.median(bare)
+        print(f"{name:<24} {t:>10.1f} {b:>13.1f} {t - b:>10.1f} {statistics.median(to_json):>12.1f}")
+
+
+if __name__ == "__main__":
+    main()
