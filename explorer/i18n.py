@@ -225,6 +225,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{word}** in {model} ({source}): cosine between contexts from {lo:.3f} to {hi:.3f}.",
         "ko": "{model}({source})의 **{word}**: 문맥 사이 코사인 유사도 {lo:.3f} ~ {hi:.3f}.",
     },
+    # lab.ContextualResult.source, the vectors compared
+    "ctx.source.BERT last layer": {"en": "BERT last layer", "ko": "BERT 마지막 레이어"},
+    "ctx.source.Transformer encoder output": {"en": "Transformer encoder output", "ko": "트랜스포머 인코더 출력"},
     # ------------------------------------------------------------------ positional
     "pos.intro": {
         "en": "The sinusoidal positional encoding of Vaswani et al. 2017 (sec. 3.5): PE(pos, 2i) = "

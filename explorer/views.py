@@ -368,9 +368,10 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
                           "cosine with static": np.round(r.to_static, 4)})
     table = table.rename(columns=columns(table.columns, lang))
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
-    lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(r.source),
+    source = t(f"ctx.source.{r.source}", lang)  # which vectors, in the switch's language
+    lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(source),
               lo=float(off.min()) if off.size else 1.0, hi=float(off.max()) if off.size else 1.0)]
-    fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {r.source}",
+    fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {source}",
                                lab_labels(lang))
     files = write_downloads(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(
         r.similarity, index=range(1, len(r.sentences) + 1), columns=range(1, len(r.sentences) + 1))})

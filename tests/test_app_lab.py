@@ -189,10 +189,13 @@ def test_contextual_view_defaults_and_numbers():
     np.testing.assert_allclose(z(v.figure), r.similarity)
     np.testing.assert_allclose(np.asarray(v.figure.data[1].x), r.to_static)
     assert list(v.table["정적 임베딩과의 코사인"]) == list(np.round(r.to_static, 4))  # Korean mode, Korean header
+    assert r.source == "Transformer encoder output" and "트랜스포머 인코더 출력" in v.figure.layout.title.text
+    assert "트랜스포머 인코더 출력" in v.text and r.source not in v.text
     sentences = "I sat on the bank of the river.\nThe bank raised interest rates."
     b = vw.contextual_view("bank", sentences, "bert")
     rb = lab.contextual_similarity("bank", sentences, "bert")
     np.testing.assert_allclose(z(b.figure), rb.similarity)
+    assert b.figure.layout.title.text.endswith("bert: BERT last layer") and "(BERT last layer)" in b.text
     assert read_json(b.files)["sentences"] == rb.sentences
     with pytest.raises(gr.Error) as e:
         app._ui_contextual("<b>zzz</b>", "no such word here", "bert", "en")
