@@ -190,7 +190,8 @@ def _check_tokenizer(tok: Tokenizer, vocab_size: int, folder: Path) -> None:
 def _bert_config(hf_config: dict, where) -> BertConfig:
     model_type = hf_config.get("model_type", "bert")
     if model_type != "bert":
-        raise UserError(f"{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.")
+        raise UserError(f"{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.",
+                        "not_bert", where=str(where), model_type=model_type)
     try:
         return config_from_hf(hf_config)
     except (KeyError, TypeError, ValueError) as e:
@@ -222,7 +223,7 @@ def load_local(folder: str | Path) -> Checkpoint:
 
 def _check_repo_id(repo_id) -> str:
     if not isinstance(repo_id, str) or not _REPO_ID.match(repo_id.strip()) or ".." in repo_id:
-        raise UserError("A Hugging Face model id looks like 'bert-base-uncased' or 'owner/name'.")
+        raise UserError("A Hugging Face model id looks like 'bert-base-uncased' or 'owner/name'.", "hub_bad_id")
     return repo_id.strip()
 
 
@@ -234,22 +235,25 @@ def _hub(call, repo_id: str):
         return call()
     except errors.GatedRepoError:
         raise UserError(f"'{repo_id}' is gated on the Hugging Face Hub: it needs an accepted licence "
-                        "and a token.") from None
+                        "and a token.", "hub_gated", repo=repo_id) from None
     except errors.RepositoryNotFoundError:
-        raise UserError(f"No model '{repo_id}' on the Hugging Face Hub (or it is private).") from None
+        raise UserError(f"No model '{repo_id}' on the Hugging Face Hub (or it is private).", "hub_not_found",
+                        repo=repo_id) from None
     except errors.RevisionNotFoundError:
-        raise UserError(f"'{repo_id}' has no such revision on the Hugging Face Hub.") from None
+        raise UserError(f"'{repo_id}' has no such revision on the Hugging Face Hub.", "hub_no_revision",
+                        repo=repo_id) from None
     except Exception as e:  # the HTTP stack (requests, httpx, ...) differs between versions; whatever
         # it raises here (no network, DNS, timeout, 5xx, offline mode) means the Hub was not reachable.
         raise UserError(f"Could not reach the Hugging Face Hub for '{repo_id}' (no internet?): "
-                        f"{type(e).__name__}: {e}") from None
+                        f"{type(e).__name__}: {e}", "hub_unreachable", repo=repo_id,
+                        error=f"{type(e).__name__}: {e}") from None
 
 
 def hub_files(sizes: dict[str, int | None]) -> list[str]:
     """The files of a Hub repo (name -> size) worth downloading: config, tokenizer, safetensors."""
     top = {n: s for n, s in sizes.items() if "/" not in n}
     if "config.json" not in top:
-        raise UserError("The repository has no config.json.")
+        raise UserError("The repository has no config.json.", "hub_no_config")
     if WEIGHTS in top:
         weights = [WEIGHTS]
     else:
@@ -257,7 +261,8 @@ def hub_files(sizes: dict[str, int | None]) -> list[str]:
     if not any(n.endswith(".safetensors") for n in weights):
         pickles = sorted(n for n in top if n.endswith(PICKLE_SUFFIXES))
         found = f" (it has {', '.join(pickles)}: pickles, which are never loaded)" if pickles else ""
-        raise UserError(f"The repository has no safetensors weights{found}; only safetensors are loaded.")
+        raise UserError(f"The repository has no safetensors weights{found}; only safetensors are loaded.",
+                        "hub_pickles_only" if pickles else "hub_no_safetensors", files=", ".join(pickles))
     return ["config.json"] + [n for n in TOKENIZER_FILES if n in top] + weights
 
 
@@ -276,11 +281,13 @@ def load_hub(repo_id: str, max_bytes: int = 500_000_000, revision: str | None = 
     files = hub_files(sizes)
     unknown = [f for f in files if sizes.get(f) is None]
     if unknown:
-        raise UserError(f"The Hub did not report the size of {', '.join(unknown)} in '{repo_id}'; not downloading.")
+        raise UserError(f"The Hub did not report the size of {', '.join(unknown)} in '{repo_id}'; not downloading.",
+                        "hub_unknown_size", files=", ".join(unknown), repo=repo_id)
     total = sum(sizes[f] for f in files)
     if total > max_bytes:
         raise UserError(f"'{repo_id}' needs {total / 1e6:.0f} MB ({', '.join(files)}), over the limit of "
-                        f"{max_bytes / 1e6:.0f} MB.")
+                        f"{max_bytes / 1e6:.0f} MB.", "hub_too_big", repo=repo_id, mb=f"{total / 1e6:.0f}",
+                        files=", ".join(files), limit=f"{max_bytes / 1e6:.0f}")
 
     def fetch(name: str) -> Path:
         return Path(_hub(lambda: huggingface_hub.hf_hub_download(repo_id, name, revision=info.sha,

@@ -532,6 +532,37 @@ STRINGS: dict[str, dict[str, str]] = {
                           "ko": "알 수 없는 점수 함수 '{name}'입니다. 다음 중에서 고르세요: {known}."},
     "err.odd_d_model": {"en": "d_model must be even: dimensions come in sin/cos pairs (got {value}).",
                         "ko": "d_model은 짝수여야 합니다. 차원이 sin/cos 쌍으로 이루어지기 때문입니다(입력: {value})."},
+    # the Hub box (ATTN_EXPLORER_ALLOW_HUB=1: what a visitor can type reaches these)
+    "err.hub_bad_id": {"en": "A Hugging Face model id looks like 'bert-base-uncased' or 'owner/name'.",
+                       "ko": "Hugging Face 모델 ID는 'bert-base-uncased'나 'owner/name' 꼴입니다."},
+    "err.hub_gated": {"en": "'{repo}' is gated on the Hugging Face Hub: it needs an accepted licence and a token.",
+                      "ko": "'{repo}'은(는) Hugging Face Hub에서 접근이 제한된 모델입니다. 라이선스 동의와 토큰이 "
+                            "필요합니다."},
+    "err.hub_not_found": {"en": "No model '{repo}' on the Hugging Face Hub (or it is private).",
+                          "ko": "Hugging Face Hub에 '{repo}' 모델이 없습니다(비공개일 수도 있습니다)."},
+    "err.hub_no_revision": {"en": "'{repo}' has no such revision on the Hugging Face Hub.",
+                            "ko": "Hugging Face Hub의 '{repo}'에 그런 리비전이 없습니다."},
+    "err.hub_unreachable": {"en": "Could not reach the Hugging Face Hub for '{repo}' (no internet?): {error}",
+                            "ko": "'{repo}'을(를) 가져오려 했지만 Hugging Face Hub에 연결하지 못했습니다(인터넷 연결을 "
+                                  "확인하세요): {error}"},
+    "err.hub_no_config": {"en": "The repository has no config.json.", "ko": "저장소에 config.json이 없습니다."},
+    "err.hub_no_safetensors": {"en": "The repository has no safetensors weights; only safetensors are loaded.",
+                               "ko": "저장소에 safetensors 가중치가 없습니다. safetensors만 불러옵니다."},
+    "err.hub_pickles_only": {"en": "The repository has no safetensors weights (it has {files}: pickles, which are "
+                                   "never loaded); only safetensors are loaded.",
+                             "ko": "저장소에 safetensors 가중치가 없습니다({files}은(는) pickle 파일이라 불러오지 "
+                                   "않습니다). safetensors만 불러옵니다."},
+    "err.hub_unknown_size": {"en": "The Hub did not report the size of {files} in '{repo}'; not downloading.",
+                             "ko": "Hub가 '{repo}'의 {files} 크기를 알려 주지 않아 내려받지 않습니다."},
+    "err.hub_too_big": {"en": "'{repo}' needs {mb} MB ({files}), over the limit of {limit} MB.",
+                        "ko": "'{repo}'은(는) {mb} MB({files})가 필요해 제한 {limit} MB를 넘습니다."},
+    "err.not_bert": {"en": "{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.",
+                     "ko": "{where}에는 '{model_type}' 모델이 있습니다. BERT(model_type 'bert')만 지원합니다."},
+    "err.hub_off": {"en": "Loading models from the Hugging Face Hub is turned off on this server.",
+                    "ko": "이 서버에서는 Hugging Face Hub에서 모델을 불러오는 기능이 꺼져 있습니다."},
+    "err.hub_full": {"en": "This server already holds {n} models from the Hub; restart it to load others.",
+                     "ko": "이 서버는 이미 Hub 모델 {n}개를 가지고 있습니다. 다른 모델을 불러오려면 서버를 다시 "
+                           "시작하세요."},
     # ------------------------------------------------------------------ notices beside a result (Notice keys)
     "note.text_cut": {"en": "{what} cut to its first {chars} characters ({dropped} dropped).",
                       "ko": "{what} 입력을 앞의 {chars}자로 잘랐습니다({dropped}자 제외)."},

@@ -521,7 +521,7 @@ def load_hub_bert(repo_id: str, reg=None) -> str:
     (Registry.names), and a rebinding is atomic where an insert during iteration is an error.
     """
     if os.environ.get(HUB_ENV) != "1":
-        raise UserError("Loading models from the Hugging Face Hub is turned off on this server.")
+        raise UserError("Loading models from the Hugging Face Hub is turned off on this server.", "hub_off")
     reg = reg or inf.registry()
     repo_id = byo_bert._check_repo_id(repo_id)
     name = f"hub:{repo_id}"
@@ -529,7 +529,8 @@ def load_hub_bert(repo_id: str, reg=None) -> str:
         if name in reg.models:
             return name
         if sum(n.startswith("hub:") for n in reg.models) >= MAX_HUB_MODELS:
-            raise UserError(f"This server already holds {MAX_HUB_MODELS} models from the Hub; restart it to load others.")
+            raise UserError(f"This server already holds {MAX_HUB_MODELS} models from the Hub; restart it to load "
+                            "others.", "hub_full", n=MAX_HUB_MODELS)
         ckpt = byo_bert.load_hub(repo_id, max_bytes=hub_max_bytes())
         reg.models = {**reg.models, name: ckpt}
     return name

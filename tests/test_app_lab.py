@@ -444,6 +444,34 @@ def test_hub_box_only_with_the_switch_and_loads_into_a_fresh_registry_dict(hf_be
         app.hub_bert_load("../../etc/passwd")
 
 
+@pytest.mark.parametrize("files, repo, key", [
+    ({"config.json": 600, "vocab.txt": 200_000, "model.safetensors": 440_000_000}, "someone/big-bert", "hub_too_big"),
+    ({"config.json": 600, "vocab.txt": 200_000, "pytorch_model.bin": 1000}, "someone/old-bert", "hub_pickles_only"),
+    ({"vocab.txt": 200_000, "model.safetensors": 1000}, "someone/half-bert", "hub_no_config"),
+    ({}, "../../etc/passwd", "hub_bad_id"),
+])
+def test_hub_errors_follow_the_language_switch(monkeypatch, files, repo, key):
+    """What a visitor can cause in the Hub box reaches the screen in the switch's language."""
+    import types
+
+    import huggingface_hub
+    siblings = [types.SimpleNamespace(rfilename=n, size=s) for n, s in files.items()]
+    monkeypatch.setenv("ATTN_EXPLORER_ALLOW_HUB", "1")
+    monkeypatch.setenv("ATTN_EXPLORER_HUB_MAX_MB", "5")
+    monkeypatch.setattr(huggingface_hub, "HfApi", lambda: types.SimpleNamespace(
+        model_info=lambda repo_id, revision=None, files_metadata=False: types.SimpleNamespace(siblings=siblings,
+                                                                                               sha="0" * 40)))
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", lambda *a, **k: pytest.fail("nothing may be fetched"))
+    monkeypatch.setattr(inf, "_REGISTRY", inf.Registry())
+    with pytest.raises(gr.Error) as en:
+        app.hub_bert_load(repo, "English")
+    with pytest.raises(gr.Error) as ko:
+        app.hub_bert_load(repo, "한국어")
+    assert not _hangul(en.value.message) and _hangul(ko.value.message), (en.value.message, ko.value.message)
+    longest = max(re.split(r"\{[^}]*\}", i18n.STRINGS[f"err.{key}"]["ko"]), key=len)
+    assert longest in ko.value.message, (longest, ko.value.message)
+
+
 # ----------------------------------------------------------------------------- the first three tabs in Korean
 
 
