@@ -15,29 +15,21 @@ import argparse
 import dataclasses
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import plotly.graph_objects as go  # noqa: E402
 
 import app  # noqa: E402
 from explorer import inference as inf  # noqa: E402
+from latency import time_calls  # noqa: E402
 
 # Sentences written for this benchmark (the 12-word one of bench/latency.py and a classroom one).
 TEXT = "The young doctor walked to the old station after work every day ."
 MASKED = "The young doctor walked to the old [MASK] after work every day ."
-
-
-def _ms(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return out
 
 
 def _figures(view) -> list[go.Figure]:
@@ -64,15 +56,15 @@ def main():
             redraw(i)
         total, bare = [], []
         for i in range(args.runs):
-            total += _ms(lambda: redraw(i), 1)
+            total += time_calls(lambda: redraw(i), 1, 0)
             app.write_downloads = lambda *a, **k: []
             try:
-                bare += _ms(lambda: redraw(i), 1)
+                bare += time_calls(lambda: redraw(i), 1, 0)
             finally:
                 app.write_downloads = real
         out = redraw(0)
         figs = _figures(out) if dataclasses.is_dataclass(out) else [v for v in out if isinstance(v, go.Figure)]
-        to_json = _ms(lambda: [f.to_json() for f in figs], args.runs)
+        to_json = time_calls(lambda: [f.to_json() for f in figs], args.runs, 0)
         t, b = statistics.median(total), statistics.median(bare)
         print(f"{name:<24} {t:>10.1f} {b:>13.1f} {t - b:>10.1f} {statistics.median(to_json):>12.1f}")
 
