@@ -268,7 +268,7 @@ def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head:
     r = inf.translate(model, text, beam)
     hyps = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                           "attention shown": "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
-    hyps = hyps.rename(columns=i18n.columns(hyps.columns, lang))
+    hyps = i18n.localized(hyps, lang)
     n_layers, n_heads = _size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
     return TransformerView(r.translation, notices_md(r.notices, lang=lang), hyps, transformer_heads(r, layer, head, lang), r,
                            n_layers, n_heads)
@@ -343,7 +343,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
                            "probability": p.probability}
                           for i, m in enumerate(r.masks) for k, p in enumerate(m.predictions)],
                          columns=["mask", "position", "rank", "token", "probability"])
-    tokens, masks = (df.rename(columns=i18n.columns(df.columns, lang)) for df in (tokens, masks))
+    tokens, masks = i18n.localized(tokens, lang), i18n.localized(masks, lang)
     nsp_text = "" if r.is_next is None else i18n.t(
         "bert.nsp_follows" if r.is_next >= r.not_next else "bert.nsp_not_follows", lang, p=r.is_next, q=r.not_next)
     words = i18n.figure_labels(lang)

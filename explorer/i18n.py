@@ -383,7 +383,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lvf.step": {"en": "step", "ko": "단계"},
     "lvf.cross_entropy": {"en": "cross-entropy (nats/token)", "ko": "교차 엔트로피 (nats/토큰)"},
     "lvf.loss": {"en": "loss", "ko": "손실"},
-    # table column headers ("col.<the English header>"), for i18n.columns
+    # table column headers ("col.<the English header>"), for i18n.localized
     "col.model": {"en": "model", "ko": "모델"},
     "col.score function": {"en": "score function", "ko": "점수 함수"},
     "col.translation": {"en": "translation", "ko": "번역"},
@@ -624,10 +624,11 @@ def _prefixed_in(prefix: str, code: str) -> dict[str, str]:
     return {k[len(prefix):]: v[code] for k, v in STRINGS.items() if k.startswith(prefix)}
 
 
-def columns(names, lang: str = "en") -> dict:
-    """{English header: its `lang` header} for a table's columns (df.rename(columns=...)); headers
-    without a "col.*" key (numbers, "#", symbols) stay as they are."""
-    return {n: STRINGS[f"col.{n}"][lang_code(lang)] for n in names if f"col.{n}" in STRINGS}
+def localized(table, lang: str = "en"):
+    """A table (pandas DataFrame) with its column headers in `lang`; headers without a "col.*" key
+    (numbers, "#", symbols) stay as they are."""
+    code = lang_code(lang)
+    return table.rename(columns={n: STRINGS[f"col.{n}"][code] for n in table.columns if f"col.{n}" in STRINGS})
 
 
 def lab_labels(lang: str = "en") -> dict[str, str]:

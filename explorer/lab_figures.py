@@ -281,20 +281,20 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
                       labels: dict | None = None) -> go.Figure:
     """Cosine between the word's contextual vectors (N x N) and of each with the static embedding."""
     w = _words(labels)
-    labels = [f"{i + 1}: {_short(s)}" for i, s in enumerate(sentences)]
+    numbered = [f"{i + 1}: {_short(s)}" for i, s in enumerate(sentences)]  # the sentences, numbered
     sim, st = np.asarray(similarity, dtype=np.float64), np.asarray(to_static, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.25,
                         subplot_titles=[_esc(w["ctx_across"].format(word=word)), _esc(w["ctx_static"])])
-    fig.add_trace(go.Heatmap(z=sim, x=list(range(len(labels))), y=list(range(len(labels))), zmin=-1, zmax=1,
+    fig.add_trace(go.Heatmap(z=sim, x=list(range(len(numbered))), y=list(range(len(numbered))), zmin=-1, zmax=1,
                              colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
                              hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"), 1, 1)
-    fig.add_trace(go.Bar(x=st, y=list(range(len(labels))), orientation="h", showlegend=False,
+    fig.add_trace(go.Bar(x=st, y=list(range(len(numbered))), orientation="h", showlegend=False,
                          text=np.round(st, 3), textposition="auto"), 1, 2)
-    ticks = {"tickmode": "array", "tickvals": list(range(len(labels))), "ticktext": labels}
+    ticks = {"tickmode": "array", "tickvals": list(range(len(numbered))), "ticktext": numbered}
     fig.update_yaxes(**ticks, autorange="reversed", row=1, col=1)
     fig.update_yaxes(**ticks, autorange="reversed", showticklabels=False, row=1, col=2)
-    fig.update_xaxes(tickmode="array", tickvals=list(range(len(labels))),
-                     ticktext=[str(i + 1) for i in range(len(labels))], row=1, col=1)
+    fig.update_xaxes(tickmode="array", tickvals=list(range(len(numbered))),
+                     ticktext=[str(i + 1) for i in range(len(numbered))], row=1, col=1)
     fig.update_xaxes(range=[min(0.0, float(st.min()) if st.size else 0.0), 1.0], row=1, col=2)
     fig.update_layout(height=360, title=_esc(source) if source else None)
     return fig

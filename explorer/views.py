@@ -42,7 +42,7 @@ from explorer import lab_figures as lf
 from explorer import live
 from explorer import live_figures as lvf
 from explorer import snapshots as snap
-from explorer.i18n import columns, lab_labels, live_labels, notice_text, t
+from explorer.i18n import lab_labels, live_labels, localized, notice_text, t
 from explorer.inference import TranslationResult, UserError
 
 DOWNLOADS = Path(tempfile.gettempdir()) / "attention-explorer-downloads"
@@ -167,7 +167,7 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
     table = pd.DataFrame([{"model": r.name, "score function": r.score, "translation": r.translation,
                            "mean entropy (nats)": None if r.mean_entropy is None else round(r.mean_entropy, 4),
                            "uniform log S (nats)": round(r.max_entropy, 4)} for r in c.results])
-    table = table.rename(columns=columns(table.columns, lang))
+    table = localized(table, lang)
     peaked = [r for r in c.results if r.mean_entropy is not None]
     lead = []
     if peaked:
@@ -200,7 +200,7 @@ def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
         wide = (long.pivot_table(index=["direction", "family", "model"], columns="bucket", values="bleu",
                                  sort=False).reindex(columns=buckets).round(2).reset_index())
         wide.columns.name = None
-    wide = wide.rename(columns=columns(wide.columns, lang))
+    wide = localized(wide, lang)
     files = write_downloads("bleu-by-length", {"message": lt.message, "rows": long}, {"long": long, "wide": wide})
     return LengthView(lf.length_figure(long, lt.message, lab_labels(lang)), wide, md(lt.message), files)
 
@@ -252,7 +252,7 @@ def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamVie
     hyps = best.record.hypotheses
     table = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                            "tokens": " ".join(h.tokens)} for i, h in enumerate(hyps)])
-    table = table.rename(columns=columns(table.columns, lang))
+    table = localized(table, lang)
     choices = [(f"#{i + 1}  {h.text}  ({t('col.log-prob', lang)} {h.logprob:.3f})", i) for i, h in enumerate(hyps)]
     return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
 
@@ -337,7 +337,7 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
     table = pd.DataFrame({"position": range(len(r.tokens)), "key token": r.tokens,
                           "q·k/√d_k": [float(s) if np.isfinite(s) else None for s in r.scores],
                           "softmax": r.probs, "model attention": r.model_probs})
-    table = table.rename(columns=columns(table.columns, lang))
+    table = localized(table, lang)
     fig = lf.query_key_figure(r.tokens, r.query_index, r.q, r.k, r.scores, r.probs, lab_labels(lang))
     j = int(np.argmax(r.probs))
     text_md = t("qk.summary", lang, q=md(r.tokens[r.query_index]), layer=l + 1, head=h + 1, k=md(r.tokens[j]),
@@ -366,7 +366,7 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     table = pd.DataFrame({"#": range(1, len(r.sentences) + 1), "sentence": r.sentences,
                           "tokens of the word": [" ".join(tk[i] for i in p) for tk, p in zip(r.tokens, r.positions)],
                           "cosine with static": np.round(r.to_static, 4)})
-    table = table.rename(columns=columns(table.columns, lang))
+    table = localized(table, lang)
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
     source = t(f"ctx.source.{r.source}", lang)  # which vectors, in the switch's language
     lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(source),

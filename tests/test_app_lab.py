@@ -324,6 +324,31 @@ def test_i18n_has_every_key_in_both_languages_with_the_same_fields():
     assert i18n.lang_code("한국어") == "ko" and i18n.lang_code("English") == "en" and i18n.lang_code("??") == "en"
 
 
+def test_every_keyed_message_supplies_the_fields_of_its_strings():
+    """A UserError or Notice raised with an i18n key must pass every {field} its "err."/"note." strings
+    use, or the Korean message would fail to format at the moment it is shown. Read from the source,
+    so that messages no test triggers are checked too."""
+    import ast
+    checked = 0
+    for path in sorted(Path(app.__file__).parent.glob("explorer/*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("UserError", "Notice")
+                    and len(node.args) > 1):
+                continue
+            arg = node.args[1]  # the key: a string, or `"a" if ... else "b"`
+            keys = [arg] if isinstance(arg, ast.Constant) else [arg.body, arg.orelse]
+            assert all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys), \
+                f"{path.name}:{node.lineno}: a key this test cannot read"
+            prefix = "err." if node.func.id == "UserError" else "note."
+            given = {k.arg for k in node.keywords}
+            for k in keys:
+                key = prefix + k.value
+                assert key in i18n.STRINGS, f"{path.name}:{node.lineno} {key}"
+                assert _fields(i18n.STRINGS[key]["en"]) <= given, f"{path.name}:{node.lineno} {key} lacks a field"
+                checked += 1
+    assert checked >= 40, checked
+
+
 def _hidden(block):
     p = block.parent
     while p is not None:
@@ -463,13 +488,7 @@ def test_hub_errors_follow_the_language_switch(monkeypatch, files, repo, key):
                                                                                                sha="0" * 40)))
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", lambda *a, **k: pytest.fail("nothing may be fetched"))
     monkeypatch.setattr(inf, "_REGISTRY", inf.Registry())
-    with pytest.raises(gr.Error) as en:
-        app.hub_bert_load(repo, "English")
-    with pytest.raises(gr.Error) as ko:
-        app.hub_bert_load(repo, "한국어")
-    assert not _hangul(en.value.message) and _hangul(ko.value.message), (en.value.message, ko.value.message)
-    longest = max(re.split(r"\{[^}]*\}", i18n.STRINGS[f"err.{key}"]["ko"]), key=len)
-    assert longest in ko.value.message, (longest, ko.value.message)
+    _shown_in_both_languages(lambda lang: app.hub_bert_load(repo, lang), key)
 
 
 # ----------------------------------------------------------------------------- the first three tabs in Korean
@@ -552,6 +571,11 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
 ])
 def test_errors_follow_the_language_switch(call, key):
     """Each keyed UserError reaches the screen in the switch's language; English is the message itself."""
+    _shown_in_both_languages(call, key)
+
+
+def _shown_in_both_languages(call, key: str):
+    """call(lang) raises the error "err.<key>": English words in English, that key's Korean words in Korean."""
     with pytest.raises(gr.Error) as en:
         call("English")
     with pytest.raises(gr.Error) as ko:
@@ -645,7 +669,7 @@ def test_lab_figures_speak_korean_with_the_same_numbers(view):
     v_en, v_ko = call("en"), call("ko")
     table_en, table_ko = getattr(v_en, "table", None), getattr(v_ko, "table", None)
     if isinstance(table_en, pd.DataFrame):  # its headers are Korean too, its cells the same
-        assert list(table_ko.columns) == [i18n.columns([c], "ko").get(c, c) for c in table_en.columns]
+        assert list(table_ko.columns) == list(i18n.localized(table_en, "ko").columns)
         assert any(_hangul(c) for c in table_ko.columns), list(table_ko.columns)
         pd.testing.assert_frame_equal(table_en.set_axis(table_ko.columns, axis=1), table_ko)
     for f_en, f_ko in zip(figures(v_en), figures(v_ko), strict=True):
