@@ -300,8 +300,8 @@ def rollout_view(text: str, model: str = "bert", layer=None, lang: str = "en") -
     ent = lf.entropy_figure(r.entropy, len(r.tokens), lab_labels(lang))
     L, H = r.entropy.shape[:2]
     this = rollout_redraw(r, None if layer is None else min(max(_whole(layer, "Layer"), 1), L), lang)  # clamped
-    mean_entropy = pd.DataFrame(r.entropy.mean(-1), index=pd.Index(range(1, L + 1), name="layer"),
-                                columns=[f"head {h + 1}" for h in range(H)])
+    mean_entropy = pd.DataFrame(r.entropy.mean(-1), index=pd.Index(range(1, L + 1), name=t("lab.layer", lang)),
+                                columns=[t("view.head_n", lang, h=h + 1) for h in range(H)])
     files = write_downloads(f"rollout-{model}", r, {"mean-entropy": mean_entropy, "rollout-last": matrix_table(
         r.rollout[-1], r.tokens, r.tokens)})
     return RolloutView(grid, ent, this, files, r, L)

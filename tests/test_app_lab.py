@@ -679,6 +679,20 @@ def test_lab_figures_speak_korean_with_the_same_numbers(view):
             np.testing.assert_array_equal(a, b)
 
 
+@needs
+def test_rollout_mean_entropy_csv_follows_the_language_with_the_same_numbers():
+    """The rollout's mean-entropy download names its layer index and head columns in the UI's language,
+    like the other tables; the numbers are those of the English file."""
+    def table(lang):
+        v = vw.rollout_view(LONG, "bert", None, lang)
+        (path,) = [p for p in v.files if p.endswith("-mean-entropy.csv")]
+        return pd.read_csv(path, index_col=0)
+    en, ko = table("en"), table("ko")
+    assert en.index.name == "layer" and list(en.columns)[:2] == ["head 1", "head 2"]
+    assert ko.index.name == "레이어" and list(ko.columns)[:2] == ["헤드 1", "헤드 2"]
+    np.testing.assert_array_equal(en.to_numpy(), ko.to_numpy())
+
+
 def test_lab_and_live_figure_words_have_a_korean_copy_of_every_label():
     from explorer import lab_figures as lf
     from explorer import live_figures as lvf
