@@ -4,8 +4,8 @@
 # Each command below is also recorded verbatim in its checkpoint's metrics.json. The shipped
 # checkpoints came from these recipes over several invocations (README, "The models in assets/"):
 # the seq2seq models on 2x H200; transformer-ko-en on 1x H100 (four variants sharing it);
-# transformer-en-fr and bert on 4x H100 (bert's last three stages on 2 of 4 H200s) through
-# models/sweep.sh, which trained variants side by side and kept the best on the validation split.
+# transformer-en-fr on 4x H100 through models/sweep.sh, which trained variants side by side and kept the
+# best on the validation split; bert on H200s (one GPU of two, then two, then four).
 set -u
 DATA=${DATA:-../shared/data}
 # shellcheck source=models/launch.sh
@@ -21,21 +21,20 @@ run() { run_fg "$@" & }
 # Transformer en->fr alone on a GPU: <= 10 minutes of training is part of its target.
 run transformer-en-fr 0 transformer --direction en-fr --split-punct --cooldown 0.3 --dropout 0.2 \
     --max-tokens 24000 --lr-factor 1.2 --max-minutes 8.4 --eval-every 1000
-# BERT in six stages, each continuing from the one before: three on one GPU (8.4 + 8.4 + 6.8 minutes),
-# then three data-parallel on two GPUs (8.4, 7.4 and 8.0 minutes; GPU 0 is free by then), the last two
-# with 256-token sequences (the position table extended from the 128 learned ones), the last with the
-# short examples batched apart (--short-len 64) and twice the single-sentence weight.
-( run_fg bert-stage1 1 bert --max-len 128 --max-minutes 8.4 --eval-every 2000
-  run_fg bert-stage2 1 bert --max-len 128 --init-from runs/bert-stage1/checkpoint --batch-size 512 --lr 1e-3 \
-      --warmup 500 --max-minutes 8.4 --eval-every 1000
-  run_fg bert-stage3 1 bert --max-len 128 --init-from runs/bert-stage2/checkpoint --max-minutes 6.8 --eval-every 1000 \
-      --warmup 300 --batch-size 512 --lr 7e-4 --tatoeba-weight 4
-  run_fg bert-stage4 0,1 bert --max-len 128 --init-from runs/bert-stage3/checkpoint --batch-size 512 --lr 1e-3 \
-      --warmup 500 --max-minutes 8.4 --eval-every 1500 --tatoeba-weight 4 --valid-n 2560
-  run_fg bert-stage5 0,1 bert --init-from runs/bert-stage4/checkpoint --lr 1e-3 --warmup 500 --max-minutes 7.4 \
-      --eval-every 1500 --valid-n 2560 --max-len 256 --extend-positions --batch-size 256 --tatoeba-weight 4
-  run_fg bert 0,1 bert --init-from runs/bert-stage5/checkpoint --lr 1e-3 --warmup 500 --max-minutes 8.0 \
-      --eval-every 1500 --valid-n 2560 --max-len 256 --short-len 64 --batch-size 512 --tatoeba-weight 8 ) &
+# BERT with QK-LayerNorm in five stages, each continuing from the one before: one on one GPU (7.8 minutes,
+# 128-token sequences), two data-parallel on GPUs 1 and 3 (7.8 and 7.4 minutes; 256-token sequences, the
+# position table extended from the 128 learned ones, the short examples batched apart), then two on all four
+# GPUs (16.5 and 7 minutes; every other run has ended by then) at the same 1,024 sequences a step, the last
+# with twice the single-sentence weight at half the learning rate. Shipped: runs bW, bX, bY, bZ, ba.
+( run_fg bert-stage1 1 bert --qk-norm --max-len 128 --max-minutes 7.8 --eval-every 2000 --valid-n 2560
+  run_fg bert-stage2 1,3 bert --init-from runs/bert-stage1/checkpoint --lr 1e-3 --warmup 500 --max-minutes 7.8 \
+      --eval-every 1500 --valid-n 2560 --max-len 256 --extend-positions --short-len 64 --batch-size 512 --tatoeba-weight 8
+  run_fg bert-stage3 1,3 bert --init-from runs/bert-stage2/checkpoint --lr 1e-3 --warmup 300 --cooldown 0.25 \
+      --max-minutes 7.4 --eval-every 1500 --valid-n 2560 --max-len 256 --short-len 64 --batch-size 512 --tatoeba-weight 8
+  run_fg bert-stage4 0,1,2,3 bert --init-from runs/bert-stage3/checkpoint --lr 1e-3 --warmup 300 --cooldown 0.3 \
+      --max-minutes 16.5 --eval-every 2000 --valid-n 2560 --max-len 256 --short-len 64 --batch-size 256 --tatoeba-weight 8
+  run_fg bert 0,1,2,3 bert --init-from runs/bert-stage4/checkpoint --lr 5e-4 --warmup 300 --cooldown 0.3 \
+      --max-minutes 7 --eval-every 1500 --valid-n 2560 --max-len 256 --short-len 64 --batch-size 256 --tatoeba-weight 16 ) &
 # Korean -> English: 4.7k pairs of its own, so French -> English pairs train the same model beside them
 # (--aux-pairs, ten per Korean pair each epoch, minus every pair whose English is held out of the Korean
 # task), and Korean sources are respaced (--space-noise). Shipped run kG shared one H100 with three others.
