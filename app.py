@@ -465,9 +465,10 @@ def _metrics_summary(d: dict) -> str:
 def _models_table(reg) -> pd.DataFrame:
     rows = []
     for d in reg.describe():
-        rows.append({"model": d["name"], "status": d["status"], "architecture": d.get("arch", ""),
-                     "parameters": d.get("parameters"), "trained on": d.get("device") or "",
-                     "train seconds": d.get("wall_seconds"),
+        arch = d.get("arch", "") + (" + QK-LayerNorm" if d.get("qk_norm") else "")
+        rows.append({"model": d["name"], "status": d["status"], "architecture": arch,
+                     "parameters": d.get("parameters"), "trained on (last stage)": d.get("device") or "",
+                     "train seconds (all stages)": d.get("total_wall_seconds"),
                      "metrics / error": d.get("error") or _metrics_summary(d)})
     return pd.DataFrame(rows)
 

@@ -201,6 +201,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Layer {layer}, head {head}: the query **{q}** attends most to **{k}** ({p:.3f}); d_k = {d}.",
         "ko": "레이어 {layer}, 헤드 {head}: 쿼리 **{q}**의 어텐션이 가장 큰 키는 **{k}**입니다({p:.3f}). d_k = {d}.",
     },
+    "qk.qk_norm": {
+        "en": "This model has **QK-LayerNorm** (Dehghani et al. 2023): each head LayerNorms its queries and keys "
+              "before the dot product, so q and every k_j above are the normed vectors, and a score can grow only "
+              "through the norms' learned gains.",
+        "ko": "이 모델에는 **QK-LayerNorm**(Dehghani et al. 2023)이 있습니다: 각 헤드가 내적 전에 쿼리와 키를 "
+              "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습된 이득(gain)을 통해서만 "
+              "커질 수 있습니다.",
+    },
     # ------------------------------------------------------------------ contextual
     "ctx.intro": {
         "en": "A static embedding gives a word one vector whatever the sentence; a contextual model gives it a "

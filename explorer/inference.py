@@ -83,8 +83,10 @@ class Registry:
         out = []
         for name, c in sorted(self.models.items()):
             m = c.metrics
-            out.append({"name": name, "arch": c.config.arch, "parameters": m.get("parameters"),
-                        "device": m.get("device"), "wall_seconds": m.get("wall_seconds"),
+            out.append({"name": name, "arch": c.config.arch, "qk_norm": bool(getattr(c.config, "qk_norm", False)),
+                        "parameters": m.get("parameters"), "device": m.get("device"),
+                        "wall_seconds": m.get("wall_seconds"),  # this run; a continued one's stages all:
+                        "total_wall_seconds": m.get("total_wall_seconds", m.get("wall_seconds")),
                         "valid": m.get("valid"), "test": m.get("test"), "status": "ok"})
         out += [{"name": n, "status": "error", "error": e} for n, e in sorted(self.errors.items())]
         return out

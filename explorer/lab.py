@@ -473,6 +473,7 @@ class QueryKeyResult:
     scores: np.ndarray  # (T,) q . k_j / sqrt(d_k), the pre-softmax scores (-inf for a padded key)
     probs: np.ndarray  # (T,) softmax(scores)
     model_probs: np.ndarray  # (T,) the same row of encode_bert's trace, for comparison
+    qk_norm: bool = False  # q and k are after the head's QK-LayerNorm (the model has one)
 
 
 @torch.inference_mode()
@@ -511,7 +512,8 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     products = q[query_index] * k / math.sqrt(d_k)  # (T, d_k)
     return QueryKeyResult(list(r.tokens), layer, head, query_index, d_k, q[query_index].double().numpy(),
                           k.double().numpy(), products.double().numpy(), scores.double().numpy(),
-                          probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64))
+                          probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64),
+                          attn.q_norm is not None)
 
 
 # ----------------------------------------------------------------------------- command line

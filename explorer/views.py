@@ -342,6 +342,8 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
     j = int(np.argmax(r.probs))
     text_md = t("qk.summary", lang, q=md(r.tokens[r.query_index]), layer=l + 1, head=h + 1, k=md(r.tokens[j]),
                 p=float(r.probs[j]), d=r.d_k)
+    if r.qk_norm:
+        text_md += " " + t("qk.qk_norm", lang)
     choices = [(f"{i}: {tok}", i) for i, tok in enumerate(r.tokens)]
     files = write_downloads(f"query-key-L{l + 1}H{h + 1}", r, {"terms": table})
     return QueryKeyView(fig, table, text_md, choices, files, r)

@@ -171,6 +171,8 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     np.testing.assert_allclose(np.asarray(v.figure.data[3].y, dtype=float), r.probs)
     assert [label for label, _ in v.choices] == [f"{i}: {t}" for i, t in enumerate(ref.tokens)]
     assert app.md(ref.tokens[4]) in v.text
+    # the shipped BERT has QK-LayerNorm, and the text says that q and k are the normed vectors
+    assert inf.registry().get("bert").config.qk_norm and r.qk_norm and "QK-LayerNorm" in v.text
     far = vw.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
     n_layers = inf.registry().get("bert").config.n_layers

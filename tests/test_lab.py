@@ -3,6 +3,7 @@
 terms) against closed forms, a direct loop or the inference layer's own records, and the
 figures' data against their inputs."""
 import copy
+import dataclasses
 import json
 import math
 
@@ -345,6 +346,11 @@ def test_query_key_reproduces_a_qk_layernorm_berts_attention(reg):
         r = lab.query_key(text, layer, head, query, reg=own)
         np.testing.assert_allclose(r.probs, ref.trace.enc_self[layer, head, query], atol=1e-5)
         np.testing.assert_allclose(r.scores, r.q @ r.k.T / math.sqrt(r.d_k), atol=1e-4)
+        assert r.qk_norm  # recorded, so the view can say that q and k are the normed vectors
+    plain = Bert(dataclasses.replace(config, qk_norm=False)).eval()
+    r = lab.query_key(text, 0, 0, 0, reg=Registry(models={"bert": Checkpoint(plain, shipped.tokenizer, plain.config,
+                                                                              {}, shipped.path)}))
+    assert not r.qk_norm
 
 
 @have_assets
