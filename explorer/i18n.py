@@ -204,10 +204,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "qk.qk_norm": {
         "en": "This model has **QK-LayerNorm** (Dehghani et al. 2023): each head LayerNorms its queries and keys "
               "before the dot product, so q and every k_j above are the normed vectors, and a score can grow only "
-              "through the norms' learned gains.",
+              "through the norms' learned gains and biases.",
         "ko": "이 모델에는 **QK-LayerNorm**(Dehghani et al. 2023)이 있습니다: 각 헤드가 내적 전에 쿼리와 키를 "
-              "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습된 이득(gain)을 통해서만 "
-              "커질 수 있습니다.",
+              "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습된 이득(gain)과 편향을 "
+              "통해서만 커질 수 있습니다.",
     },
     # ------------------------------------------------------------------ contextual
     "ctx.intro": {

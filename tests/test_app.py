@@ -207,6 +207,22 @@ def test_error_messages_and_markdown_are_escaped():
 
 
 @pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
+def test_models_table_counts_every_stage_of_a_continued_run():
+    """The shipped BERT continues four earlier runs: the Models tab shows their wall time summed, not the
+    last stage's alone, and names its QK-LayerNorm; a one-stage model shows its own time."""
+    reg = inf.registry()
+    table = app._models_table(reg).set_index("model")
+    bert = reg.get("bert").metrics
+    assert bert["total_wall_seconds"] > bert["wall_seconds"]
+    assert table.loc["bert", "train seconds (all stages)"] == bert["total_wall_seconds"]
+    assert table.loc["bert", "architecture"] == "bert + QK-LayerNorm"
+    one = reg.get("transformer-en-fr").metrics
+    assert "continued_from" not in one
+    assert table.loc["transformer-en-fr", "train seconds (all stages)"] == one["wall_seconds"]
+    assert table.loc["transformer-en-fr", "architecture"] == "transformer"
+
+
+@pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
 def test_broken_checkpoint_still_builds_and_names_the_file(tmp_path, monkeypatch):
     for name in ("bert", "transformer-ko-en"):
         shutil.copytree(REPO_ASSETS / name, tmp_path / name)

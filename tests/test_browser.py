@@ -405,7 +405,7 @@ def test_query_key_terms_match_the_models_attention(ui, tmp_path):
 
     ui.wait_for_figures("query q of '[CLS]'", "keys k_j", "q · k_j / √d_k", "softmax", timeout=FIRST_CALL_MS)
     summary = panel.get_by_text(re.compile(r"^Layer 1, head 1: the query \[CLS\] attends most to .+ \(0\.\d{3}\); "
-                                           r"d_k = \d+\. This model has QK-LayerNorm .+ learned gains\.$"))
+                                           r"d_k = \d+\. This model has QK-LayerNorm .+ learned gains and biases\.$"))
     expect(summary).to_be_visible()
     rows = ui.grid("Terms per key")  # position, key token, q·k/√d_k, softmax, model attention
     assert [r[1] for r in rows[:4]] == ["[CLS]", "the", "cat", "sat"], rows
