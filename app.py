@@ -462,7 +462,8 @@ def _metrics_summary(d: dict) -> str:
     return " · ".join(parts)
 
 
-def _models_table(reg) -> pd.DataFrame:
+def _models_table(reg, lang: str = "en") -> pd.DataFrame:
+    """The Models tab: one row per checkpoint (loaded or not), its headers in `lang`."""
     rows = []
     for d in reg.describe():
         arch = d.get("arch", "") + (" + QK-LayerNorm" if d.get("qk_norm") else "")
@@ -470,7 +471,7 @@ def _models_table(reg) -> pd.DataFrame:
                      "parameters": d.get("parameters"), "trained on (last stage)": d.get("device") or "",
                      "train seconds (all stages)": d.get("total_wall_seconds"),
                      "metrics / error": d.get("error") or _metrics_summary(d)})
-    return pd.DataFrame(rows)
+    return i18n.localized(pd.DataFrame(rows), lang)
 
 
 # ----------------------------------------------------------------------------- BERT with a model choice
@@ -976,7 +977,7 @@ def build_demo() -> gr.Blocks:
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):
             L(gr.Markdown, "models.intro")
-            gr.Dataframe(_models_table(reg), interactive=False, wrap=True)
+            models_table = gr.Dataframe(_models_table(reg), interactive=False, wrap=True)
 
         if hub:
             bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]
@@ -992,6 +993,8 @@ def build_demo() -> gr.Blocks:
 
         lang.change(functools.partial(language_updates, L), lang, L.outputs, show_progress="hidden",
                     api_visibility="private")
+        lang.change(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice)), lang, models_table,
+                    show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

@@ -393,6 +393,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "lvf.loss": {"en": "loss", "ko": "손실"},
     # table column headers ("col.<the English header>"), for i18n.localized
     "col.model": {"en": "model", "ko": "모델"},
+    "col.status": {"en": "status", "ko": "상태"},
+    "col.architecture": {"en": "architecture", "ko": "구조"},
+    "col.parameters": {"en": "parameters", "ko": "파라미터 수"},
+    "col.trained on (last stage)": {"en": "trained on (last stage)", "ko": "학습 장치 (마지막 단계)"},
+    "col.train seconds (all stages)": {"en": "train seconds (all stages)", "ko": "학습 시간(초, 모든 단계)"},
+    "col.metrics / error": {"en": "metrics / error", "ko": "지표 / 오류"},
     "col.score function": {"en": "score function", "ko": "점수 함수"},
     "col.translation": {"en": "translation", "ko": "번역"},
     "col.mean entropy (nats)": {"en": "mean entropy (nats)", "ko": "평균 엔트로피 (nats)"},

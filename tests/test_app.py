@@ -17,6 +17,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
+from explorer import i18n  # noqa: E402
 
 EN = "I am a student."
 REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -220,6 +221,10 @@ def test_models_table_counts_every_stage_of_a_continued_run():
     assert "continued_from" not in one
     assert table.loc["transformer-en-fr", "train seconds (all stages)"] == one["wall_seconds"]
     assert table.loc["transformer-en-fr", "architecture"] == "transformer"
+    ko = app._models_table(reg, "ko")  # the language switch redraws it with Korean headers, the same cells
+    assert list(ko.columns) == [i18n.t(f"col.{c}", "ko") for c in app._models_table(reg).columns]
+    assert ko.iloc[:, 0].tolist() == table.index.tolist()
+    pd.testing.assert_frame_equal(app._models_table(reg).set_axis(ko.columns, axis=1), ko)
 
 
 @pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")

@@ -572,6 +572,11 @@ def test_korean_interface(ui, tmp_path):
     ui.wait_for_plots(i18n.t("view.all_heads", "ko", title=title),
                       i18n.t("view.layer_head", "ko", title=title, l=1, h=1), timeout=FIRST_CALL_MS)
     ui.screenshot("korean", sentence, tmp_path)
+
+    panel = ui.tab(ko("tab.models"))  # the Models table's headers follow the switch too
+    for header in ("col.architecture", "col.train seconds (all stages)"):
+        expect(panel.get_by_text(ko(header), exact=True).first).to_be_visible(timeout=STEP_MS)
+    expect(panel.get_by_text("architecture", exact=True)).to_have_count(0)
     ui.assert_clean()
 
 
