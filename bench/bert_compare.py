@@ -38,9 +38,8 @@ def main():
     for i, folder in enumerate(args.checkpoints):
         reg.models[f"{i}:{folder}"] = load(folder)
     names = list(reg.models)
-    for name in names:
-        c = reg.models[name]
-        print(f"{name}: {c.metrics.get('parameters', '?')} parameters, qk_norm={getattr(c.config, 'qk_norm', False)}")
+    for d in reg.describe():
+        print(f"{d['name']}: {d['parameters']} parameters, qk_norm={d['qk_norm']}")
     cases = {"fill-mask 12 words": lambda n: inf.fill_mask(MASK_12, 5, name=n, reg=reg),
              "fill-mask 40 words": lambda n: inf.fill_mask(MASK_40, 5, name=n, reg=reg),
              "NSP 12 words": lambda n: inf.nsp(*NSP_12, name=n, reg=reg),

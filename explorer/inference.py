@@ -85,8 +85,8 @@ class Registry:
             m = c.metrics
             out.append({"name": name, "arch": c.config.arch, "qk_norm": bool(getattr(c.config, "qk_norm", False)),
                         "parameters": m.get("parameters"), "device": m.get("device"),
-                        "wall_seconds": m.get("wall_seconds"),  # this run; a continued one's stages all:
-                        "total_wall_seconds": m.get("total_wall_seconds", m.get("wall_seconds")),
+                        "wall_seconds": m.get("wall_seconds"),  # this run (a continued one's last stage)
+                        "total_wall_seconds": m.get("total_wall_seconds", m.get("wall_seconds")),  # every stage
                         "valid": m.get("valid"), "test": m.get("test"), "status": "ok"})
         out += [{"name": n, "status": "error", "error": e} for n, e in sorted(self.errors.items())]
         return out
