@@ -185,6 +185,34 @@ class Bert(nn.Module):
 
 
 # ---------------------------------------------------------------------------------------
+# Growing a trained pre-LN Bert deeper, without changing what it computes.
+
+
+def deepen_state(state: dict[str, torch.Tensor], n_old: int, n_new: int) -> dict[str, torch.Tensor]:
+    """The state dict of an n_new-layer pre-LN Bert that computes what the n_old-layer one does.
+
+    Layer j of the new stack is a copy of old layer j * n_old // n_new, so each old layer appears
+    in place, repeated (progressive stacking, Gong et al. 2019, copies layers to grow BERT). Every
+    copy after the first has its two output projections (attention's out_proj and the FFN's
+    ff_out, weights and biases) zeroed: in a pre-LN layer, x + f(LN(x)) with f's last projection
+    zero is x, so the copy starts as an identity (Net2DeeperNet, Chen et al. 2016), and its
+    queries, keys and FFN input start from trained weights. Post-LN layers are not identities
+    this way (LN(x + 0) is not x), so the caller checks pre_ln."""
+    if n_new <= n_old:
+        raise ValueError(f"deepen_state: {n_new} layers is not deeper than {n_old}")
+    out = {k: v for k, v in state.items() if not k.startswith("layers.")}
+    for j in range(n_new):
+        i = j * n_old // n_new
+        first = j == 0 or (j - 1) * n_old // n_new != i
+        for k, v in state.items():
+            if k.startswith(f"layers.{i}."):
+                name = k[len(f"layers.{i}."):]
+                zero = not first and name.rsplit(".", 2)[-2] in ("out_proj", "ff_out")
+                out[f"layers.{j}.{name}"] = torch.zeros_like(v) if zero else v.clone()
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # Loading Hugging Face `BertForPreTraining` weights (no pickles: pass a safetensors dict).
 
 

@@ -538,7 +538,7 @@ def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device=
 
 
 def setup_bert(args, device):
-    from models.bert import Bert, BertConfig
+    from models.bert import Bert, BertConfig, deepen_state
     required = not args.smoke
     raw = data.load_bert_corpora(args.data_dir, required=required)
     parent = checkpoint.load(args.init_from) if args.init_from else None
@@ -554,9 +554,13 @@ def setup_bert(args, device):
         if args.qk_norm is not None and args.qk_norm != parent.config.qk_norm:
             raise SystemExit(f"--init-from: the parent was trained {'with' if parent.config.qk_norm else 'without'} "
                              "QK-LayerNorm, and continuing keeps its architecture")
+        if args.grow_layers and not (parent.config.pre_ln and args.grow_layers > parent.config.n_layers):
+            raise SystemExit(f"--grow-layers {args.grow_layers}: needs a pre-LN parent with fewer layers "
+                             f"(it has {parent.config.n_layers}, {'pre' if parent.config.pre_ln else 'post'}-LN)")
         tok = parent.tokenizer
         config = dataclasses.replace(parent.config, dropout=args.dropout,
-                                     max_len=max(args.max_len, parent.config.max_len))
+                                     max_len=max(args.max_len, parent.config.max_len),
+                                     n_layers=args.grow_layers or parent.config.n_layers)
     else:
         texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
         tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
@@ -573,6 +577,8 @@ def setup_bert(args, device):
         old = state["embeddings.pos.weight"]
         if config.max_len > len(old):  # the learned table, repeated (as Longformer extended RoBERTa's)
             state["embeddings.pos.weight"] = old.repeat(-(-config.max_len // len(old)), 1)[: config.max_len]
+        if config.n_layers > parent.config.n_layers:  # deeper, computing the same function at step 0
+            state = deepen_state(state, parent.config.n_layers, config.n_layers)
         model.load_state_dict(state)
 
     seed = args.seed * 1000 + 100_000 * rank()  # read here: a worker process may not know its rank
@@ -657,6 +663,9 @@ def parse(argv=None):
                          "(l'animal -> ▁l ' ▁animal)")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="BERT: continue pre-training from this checkpoint folder (its tokenizer and weights)")
+    ap.add_argument("--grow-layers", type=int, default=0,
+                    help="BERT --init-from: this many layers, each of the parent's repeated in place, the copies "
+                         "starting as identities (models.bert.deepen_state)")
     ap.add_argument("--extend-positions", action="store_true",
                     help="BERT --init-from: allow a longer --max-len than the parent's, its position table repeated")
     ap.add_argument("--tatoeba-weight", type=float, default=data.TATOEBA_WEIGHT,
@@ -694,6 +703,8 @@ def parse(argv=None):
     for k in ("dropout", "lr", "lr_factor", "label_smoothing"):
         ap.add_argument("--" + k.replace("_", "-"), type=float, default=None)
     args = ap.parse_args(argv)
+    if args.grow_layers and not (args.arch == "bert" and args.init_from):
+        ap.error("--grow-layers deepens a BERT given by --init-from")
     if args.qk_norm and args.arch != "bert":
         ap.error("--qk-norm is a BERT option")
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from models.bert import Bert, BertConfig, config_from_hf, from_hf
+from models.bert import Bert, BertConfig, config_from_hf, deepen_state, from_hf
 
 transformers = pytest.importorskip("transformers")
 
@@ -205,3 +205,32 @@ def test_labelled_only_mlm_head_gives_the_same_loss():
     part = m(ids, mlm_labels=labels, nsp_labels=nsp, mlm_labelled_only=True)
     assert torch.allclose(full.loss, part.loss, atol=1e-6)
     assert part.mlm_logits.shape[1] < ids.shape[1]
+
+
+@pytest.mark.parametrize("n_new", [4, 5])
+def test_deepened_bert_computes_the_same_function(n_new):
+    """Growing 2 -> n_new layers keeps every output (the copies start as identities), while the
+    copies' inputs are trained weights, not zeros; a post-LN stack would not survive this."""
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=99, d_model=32, n_layers=2, n_heads=4, d_ff=37, max_len=64, dropout=0.0,
+                        pre_ln=True, qk_norm=True)
+    old = Bert(config).eval()
+    with torch.no_grad():  # non-zero biases and gains everywhere, so that a skipped zeroing shows
+        for p in old.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    new = Bert(BertConfig(**{**config.__dict__, "n_layers": n_new})).eval()
+    new.load_state_dict(deepen_state(old.state_dict(), 2, n_new))
+    ids, segs, mask = batch()
+    a, b = old(ids, segs, mask, need_weights=True), new(ids, segs, mask, need_weights=True)
+    torch.testing.assert_close(b.mlm_logits, a.mlm_logits)
+    torch.testing.assert_close(b.nsp_logits, a.nsp_logits)
+    assert b.trace.enc_self.shape[1] == n_new
+    sd = new.state_dict()
+    copies = [j for j in range(1, n_new) if j * 2 // n_new == (j - 1) * 2 // n_new]
+    assert len(copies) == n_new - 2
+    for j in copies:
+        assert not sd[f"layers.{j}.ff_out.weight"].any() and not sd[f"layers.{j}.attn.out_proj.bias"].any()
+        src = old.state_dict()[f"layers.{j * 2 // n_new}.attn.q_proj.weight"]
+        assert torch.equal(sd[f"layers.{j}.attn.q_proj.weight"], src) and src.abs().sum() > 0
+    with pytest.raises(ValueError, match="not deeper"):
+        deepen_state(old.state_dict(), 2, 2)

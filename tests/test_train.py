@@ -126,6 +126,22 @@ def test_bert_trains_with_qk_layernorm_and_continuing_keeps_it(tmp_path):
                     "--init-from", str(first)])
 
 
+def test_bert_grows_deeper_from_a_checkpoint(tmp_path):
+    first = train.main(["bert", "--smoke", "--out", str(tmp_path / "a"), "--device", "cpu", "--max-steps", "4"])
+    grown = load(train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "1",
+                             "--lr", "0", "--init-from", str(first), "--grow-layers", "3"]))
+    a = load(first)
+    assert (a.config.n_layers, grown.config.n_layers) == (1, 3) and grown.metrics["hyperparameters"]["grow_layers"] == 3
+    ids = torch.tensor([[2, 7, 8, 9, 3, 10, 11, 3]])
+    segs = torch.tensor([[0, 0, 0, 0, 0, 1, 1, 1]])
+    torch.testing.assert_close(grown.model(ids, segs).mlm_logits, a.model(ids, segs).mlm_logits)
+    with pytest.raises(SystemExit):  # argparse: only with --init-from
+        train.parse(["bert", "--out", "x", "--grow-layers", "3"])
+    with pytest.raises(SystemExit, match="fewer layers"):
+        train.main(["bert", "--smoke", "--out", str(tmp_path / "c"), "--device", "cpu", "--init-from", str(first),
+                    "--grow-layers", "1"])
+
+
 def test_bert_selection_draw_defaults_to_the_shipped_runs():
     """The shipped BERT runs selected checkpoints on 10 batches of 64 per held-out set; the default
     must stay so their recorded commands reproduce, while --valid-n draws more."""
