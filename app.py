@@ -469,7 +469,7 @@ def _models_table(reg, lang: str = "en") -> pd.DataFrame:
         arch = d.get("arch", "") + (" + QK-LayerNorm" if d.get("qk_norm") else "")
         rows.append({"model": d["name"], "status": d["status"], "architecture": arch,
                      "parameters": d.get("parameters"), "trained on (last stage)": d.get("device") or "",
-                     "train seconds (all stages)": d.get("total_wall_seconds"),
+                     "train seconds (all stages)": d.get("total_wall_seconds"), "weights on disk": d.get("storage"),
                      "metrics / error": d.get("error") or _metrics_summary(d)})
     return i18n.localized(pd.DataFrame(rows), lang)
 

@@ -398,6 +398,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.parameters": {"en": "parameters", "ko": "파라미터 수"},
     "col.trained on (last stage)": {"en": "trained on (last stage)", "ko": "학습 장치 (마지막 단계)"},
     "col.train seconds (all stages)": {"en": "train seconds (all stages)", "ko": "학습 시간(초, 모든 단계)"},
+    "col.weights on disk": {"en": "weights on disk", "ko": "저장 형식"},
     "col.metrics / error": {"en": "metrics / error", "ko": "지표 / 오류"},
     "col.score function": {"en": "score function", "ko": "점수 함수"},
     "col.translation": {"en": "translation", "ko": "번역"},

@@ -8,10 +8,13 @@
       model-00001-of-00003.safetensors ... + model.safetensors.index.json
 
 Every file stays under 9.5 MB so that a Hugging Face Space accepts it as plain git.
-Weights may be stored as fp16 and are loaded as fp32. Tied weights are stored once.
+Weights may be stored as fp16 or row-wise int8 (`_quantize`) and are loaded as fp32. Tied weights are stored once.
+
+    python -m models.checkpoint SRC DST --int8   # re-store a trained checkpoint as int8, no retraining
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import importlib
 import json
@@ -29,6 +32,8 @@ ARCHS = {  # arch name -> (module, config class, model class)
     "bert": ("models.bert", "BertConfig", "Bert"),
 }
 MAX_FILE_BYTES = 9_500_000
+INT8_MIN_NUMEL = 65_536  # smaller tensors (biases, LayerNorms, small tables) are stored fp16 under int8
+SCALE = ".__scale"  # an int8 tensor "name" has its fp32 per-row scales (one per index of dim 0) at "name.__scale"
 
 
 class CheckpointError(Exception):
@@ -69,14 +74,18 @@ def save(folder: str | Path, model: torch.nn.Module, tokenizer: Tokenizer, metri
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     config = model.config
-    (folder / "config.json").write_text(json.dumps(
-        {"arch": config.arch, "config": dataclasses.asdict(config)}, indent=2))
+    meta = {"arch": config.arch, "config": dataclasses.asdict(config)}
+    if dtype == torch.int8:  # noted only here, so fp16/fp32 folders re-save byte for byte as before
+        meta["weights"] = "int8 per-row absmax (fp16 for the rest)"
+    (folder / "config.json").write_text(json.dumps(meta, indent=2))
     tokenizer.save(str(folder / "tokenizer.json"))
     (folder / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
     for old in list(folder.glob("model*.safetensors")) + list(folder.glob("model.safetensors.index.json")):
         old.unlink()
-    state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
-             for k, v in _unique_state(model).items()}
+    state = {k: v.detach().cpu() for k, v in _unique_state(model).items()}
+    state = _quantize(state) if dtype == torch.int8 else {k: v.to(dtype) if v.is_floating_point() else v
+                                                          for k, v in state.items()}
+    state = {k: v.contiguous() for k, v in state.items()}
     state = _split_large(state, max_shard_bytes)
     shards, cur, size = [], {}, 0
     for k, v in state.items():
@@ -101,6 +110,37 @@ def save(folder: str | Path, model: torch.nn.Module, tokenizer: Tokenizer, metri
     if too_big:
         raise CheckpointError(f"{folder}: files over {MAX_FILE_BYTES} bytes: {too_big}")
     return folder
+
+
+def _quantize(state: dict) -> dict:
+    """Symmetric per-row int8 for big matrices: w ~ q * scale, scale = absmax(row) / 127, q in [-127, 127]."""
+    out = {}
+    for k, v in state.items():
+        if not (v.is_floating_point() and v.dim() >= 2 and v.numel() >= INT8_MIN_NUMEL):
+            out[k] = v.half() if v.is_floating_point() else v
+            continue
+        w = v.float()
+        if not torch.isfinite(w).all():
+            raise CheckpointError(f"{k} has non-finite values; they cannot be stored as int8")
+        scale = w.abs().amax(dim=tuple(range(1, w.dim())), keepdim=True) / 127  # (rows, 1, ...)
+        scale[scale == 0] = 1  # an all-zero row: any scale reproduces it
+        out[k] = (w / scale).round().clamp(-127, 127).to(torch.int8)
+        out[k + SCALE] = scale.flatten()  # (rows,) fp32
+    return out
+
+
+def _dequantize(state: dict, folder: Path) -> dict:
+    for k in [k for k in state if k.endswith(SCALE)]:
+        name, scale = k[:-len(SCALE)], state.pop(k)
+        q = state.get(name)
+        if q is None or q.dtype != torch.int8 or q.dim() < 1 or scale.shape != (q.shape[0],):
+            raise CheckpointError(f"{folder}: scale {k} {tuple(scale.shape)} does not fit an int8 tensor {name} "
+                                  f"({'missing' if q is None else f'{q.dtype} {tuple(q.shape)}'})")
+        state[name] = q.float() * scale.float().view(-1, *[1] * (q.dim() - 1))
+    unscaled = sorted(k for k, v in state.items() if v.dtype == torch.int8)
+    if unscaled:  # loading them as they are would silently give weights 1/scale times too large
+        raise CheckpointError(f"{folder}: int8 weights without their {SCALE} tensor: {unscaled[:5]}")
+    return state
 
 
 PART = ".__rows"  # a tensor too big for one file is stored as row blocks "name.__rows0", "name.__rows1", ...
@@ -184,7 +224,8 @@ def load(folder: str | Path) -> Checkpoint:
         raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
     metrics = _read_json(folder / "metrics.json")
     model = model_cls(config)
-    state = {k: v.float() if v.is_floating_point() else v for k, v in _read_weights(folder).items()}
+    state = {k: v.float() if v.is_floating_point() else v
+             for k, v in _dequantize(_read_weights(folder), folder).items()}
     expected = _unique_state(model)
     missing = sorted(set(expected) - set(state))
     unexpected = sorted(set(state) - set(model.state_dict()))
@@ -196,3 +237,33 @@ def load(folder: str | Path) -> Checkpoint:
     except RuntimeError as e:
         raise CheckpointError(f"{folder}: weights do not match config.json: {e}") from None
     return Checkpoint(model.eval(), tokenizer, config, metrics, folder)
+
+
+def _checkpoint_bytes(folder: Path) -> int:
+    names = ["config.json", "tokenizer.json", "metrics.json", "model.safetensors.index.json"]
+    files = [folder / n for n in names] + list(folder.glob("model*.safetensors"))
+    return sum(f.stat().st_size for f in files if f.is_file())
+
+
+def main(argv=None) -> Path:
+    ap = argparse.ArgumentParser(description="Re-store a checkpoint's weights without retraining.")
+    ap.add_argument("src", type=Path, help="checkpoint folder to read")
+    ap.add_argument("dst", type=Path, help="folder for the converted checkpoint (training logs are not copied)")
+    ap.add_argument("--int8", action="store_true", help="row-wise int8 (fp16 for small tensors); default fp16")
+    args = ap.parse_args(argv)
+    dtype = torch.int8 if args.int8 else torch.float16
+    src = load(args.src)
+    before = _checkpoint_bytes(args.src)  # before saving: DST may be SRC
+    metrics = {**src.metrics, "storage": {"dtype": str(dtype).removeprefix("torch."), "from": str(args.src)}}
+    save(args.dst, src.model, src.tokenizer, metrics, dtype=dtype)
+    dst = load(args.dst)
+    errors = {k: (a - b).abs().max().item() for (k, a), b in
+              zip(src.model.state_dict().items(), dst.model.state_dict().values()) if a.is_floating_point()}
+    worst = max(errors, key=errors.get)
+    print(f"{args.src}: {before:,} bytes -> {args.dst}: {_checkpoint_bytes(args.dst):,} bytes; "
+          f"max |stored - source| {errors[worst]:.3g} ({worst})")
+    return args.dst
+
+
+if __name__ == "__main__":
+    main()

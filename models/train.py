@@ -655,7 +655,10 @@ def parse(argv=None):
     ap.add_argument("--qk-norm", action=argparse.BooleanOptionalAction, default=None,
                     help="bert: LayerNorm each head's queries and keys (QK-LayerNorm, Dehghani et al. 2023), "
                          "which bounds attention scores; off by default")
-    ap.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
+    weights = ap.add_mutually_exclusive_group()
+    weights.add_argument("--fp16-weights", action="store_true", help="store the checkpoint in fp16")
+    weights.add_argument("--int8-weights", action="store_true",
+                         help="store the checkpoint as row-wise int8 (fp16 for small tensors)")
     ap.add_argument("--split-punct", action=argparse.BooleanOptionalAction, default=None,
                     help="translation BPE: punctuation as separate tokens (default off, as the shipped seq2seq)")
     ap.add_argument("--elision", action="store_true",
@@ -792,7 +795,8 @@ def main(argv=None):
         metrics["total_wall_seconds"] = round(metrics["wall_seconds"] + sum(
             p["wall_seconds"] for p in metrics["continued_from"]), 1)
     folder = checkpoint.save(args.out / "checkpoint", model, tok, metrics,
-                             dtype=torch.float16 if args.fp16_weights else torch.float32)
+                             dtype=torch.int8 if args.int8_weights else
+                             torch.float16 if args.fp16_weights else torch.float32)
     print(f"saved {folder}: {json.dumps(result['best'])}")
     return folder
 

@@ -1,11 +1,15 @@
 """Checkpoints: bit-exact round trips, sharding, tied weights, clear errors, no pickles."""
 import json
+import re
 
 import pytest
 import torch
+from safetensors.torch import load_file, save_file
 
 from tokenizers import Tokenizer
 
+from models import checkpoint
+from models.bert import Bert, BertConfig
 from models.checkpoint import CheckpointError, load, save
 from models.tokenizers import train_bpe, train_wordpiece
 from models.transformer import Transformer, TransformerConfig
@@ -119,3 +123,129 @@ def test_bpe_elision_starts_a_word_after_the_apostrophe_and_round_trips():
     assert tok.encode("c'est").tokens[-1] == tok.encode("est").tokens[-1] == "▁est"
     for s in set(sents):  # the same text back as without elision
         assert tok.decode(tok.encode(s).ids) == plain.decode(plain.encode(s).ids) == s
+
+
+# --- int8 storage -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def bert_and_tok():
+    torch.manual_seed(0)
+    m = Bert(BertConfig(vocab_size=300, d_model=256, n_layers=2, n_heads=4, d_ff=512, max_len=64,
+                        pre_ln=True, qk_norm=True))
+    with torch.no_grad():
+        m.embeddings.tok.weight[5] = 0  # an all-zero row must not divide by zero
+        for p in m.parameters():  # LayerNorms and biases off their init values, so fp16 rounding shows
+            p.add_(torch.randn_like(p) * 0.01)
+        m.embeddings.tok.weight[5] = 0
+    return m.eval(), train_bpe(TEXT, 80)
+
+
+def _weight_bytes(folder):
+    return sum(p.stat().st_size for p in folder.glob("model*.safetensors"))
+
+
+def _stored(folder):
+    """Every tensor as written, row blocks included, across shards."""
+    out = {}
+    for f in folder.glob("model*.safetensors"):
+        out.update(load_file(str(f)))
+    return out
+
+
+def test_int8_round_trip_error_is_at_most_half_a_step_per_row(tmp_path, bert_and_tok):
+    m, tok = bert_and_tok
+    save(tmp_path / "q", m, tok, {}, dtype=torch.int8)
+    save(tmp_path / "h", m, tok, {}, dtype=torch.float16)
+    stored, ck = _stored(tmp_path / "q"), load(tmp_path / "q")
+    loaded = ck.model.state_dict()
+    big = [k for k, v in checkpoint._unique_state(m).items() if v.dim() >= 2 and v.numel() >= 65_536]
+    assert len(big) == 15 and "embeddings.pos.weight" not in big  # token embedding, attention, FF, pooler, MLM
+    for k, v in checkpoint._unique_state(m).items():
+        if k in big:
+            scale = stored[k + checkpoint.SCALE]
+            assert stored[k].dtype == torch.int8 and scale.dtype == torch.float32 and (scale > 0).all(), k
+            step = v.abs().amax(dim=1, keepdim=True) / 127  # one quantisation step per row
+            assert ((loaded[k] - v).abs() <= step / 2 + 1e-6).all(), k
+            assert not torch.equal(loaded[k], v.half().float()), k  # really quantised, not fp16
+        elif v.is_floating_point():
+            assert stored[k].dtype == torch.float16, k
+            assert torch.equal(loaded[k], v.half().float()), k
+    assert torch.equal(loaded["embeddings.tok.weight"][5], torch.zeros(256))
+    assert ck.model.mlm.decoder.weight is ck.model.embeddings.tok.weight  # tie survives
+    assert "mlm.decoder.weight" not in stored  # and it is stored once
+    assert _weight_bytes(tmp_path / "q") <= 0.6 * _weight_bytes(tmp_path / "h")
+    assert "int8" in json.loads((tmp_path / "q" / "config.json").read_text())["weights"]
+    assert "weights" not in json.loads((tmp_path / "h" / "config.json").read_text())
+    ids = torch.randint(1, 300, (2, 24))
+    with torch.inference_mode():
+        ref, out = m(ids).mlm_logits, ck.model(ids).mlm_logits
+    assert ((out - ref).norm() / ref.norm()).item() < 0.02  # 0.011 when written
+
+
+def test_int8_split_into_row_blocks_and_shards_round_trips(tmp_path, bert_and_tok):
+    m, tok = bert_and_tok
+    save(tmp_path / "one", m, tok, {}, dtype=torch.int8)
+    save(tmp_path / "many", m, tok, {}, dtype=torch.int8, max_shard_bytes=20_000)  # < the 76,800-byte embedding
+    index = json.loads((tmp_path / "many" / "model.safetensors.index.json").read_text())["weight_map"]
+    assert "embeddings.tok.weight" + checkpoint.PART + "0" in index and len(set(index.values())) > 10
+    stored = _stored(tmp_path / "many")
+    assert stored["embeddings.tok.weight" + checkpoint.PART + "0"].dtype == torch.int8
+    one, many = load(tmp_path / "one").model.state_dict(), load(tmp_path / "many").model.state_dict()
+    for k in one:
+        assert torch.equal(one[k], many[k]), k
+
+
+def _edit_single_file(folder, edit):
+    f = folder / "model.safetensors"
+    state = load_file(str(f))
+    edit(state)
+    save_file(state, str(f), metadata={"format": "pt"})
+
+
+@pytest.mark.parametrize("edit,needle", [
+    (lambda s: s.pop("layers.0.ff_in.weight" + checkpoint.SCALE), "without their"),  # int8 read as if weights
+    (lambda s: s.pop("layers.0.ff_in.weight"), "does not fit"),  # a scale with no tensor
+    (lambda s: s.update({"pooler.weight" + checkpoint.SCALE: torch.ones(3)}), "does not fit"),  # wrong length
+    (lambda s: s.update({"pooler.bias" + checkpoint.SCALE: torch.ones(256)}), "does not fit"),  # scale on fp16
+])
+def test_int8_scales_that_do_not_fit_are_named(tmp_path, bert_and_tok, edit, needle):
+    m, tok = bert_and_tok
+    save(tmp_path, m, tok, {}, dtype=torch.int8)
+    assert load_file(str(tmp_path / "model.safetensors"))["layers.0.ff_in.weight"].dtype == torch.int8
+    _edit_single_file(tmp_path, edit)
+    with pytest.raises(CheckpointError, match=re.escape(str(tmp_path)) + ".*" + needle):
+        load(tmp_path)
+
+
+def test_int8_conversion_command_line(tmp_path, bert_and_tok, capsys):
+    m, tok = bert_and_tok
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    save(src, m, tok, {"hello": "world"}, dtype=torch.float16)
+    (src / "train_log.jsonl").write_text("{}\n")
+    assert checkpoint.main([str(src), str(dst), "--int8"]) == dst
+    printed = capsys.readouterr().out
+    ck, before = load(dst), load(src).model.state_dict()
+    assert ck.metrics == {"hello": "world", "storage": {"dtype": "int8", "from": str(src)}}
+    assert not (dst / "train_log.jsonl").exists()
+    assert _weight_bytes(dst) <= 0.6 * _weight_bytes(src)
+    assert load_file(str(dst / "model.safetensors"))["embeddings.tok.weight"].dtype == torch.int8
+    worst = 0.0
+    for k, v in ck.model.state_dict().items():  # within half a step of the fp16 source, row by row
+        step = before[k].abs().amax(dim=1, keepdim=True) / 127 if v.dim() >= 2 else torch.zeros(())
+        assert ((v - before[k]).abs() <= step / 2 + 1e-6).all(), k
+        worst = max(worst, (v - before[k]).abs().max().item())
+    total = sum(p.stat().st_size for p in dst.iterdir())
+    assert f"-> {dst}: {total:,} bytes" in printed and f"{worst:.3g}" in printed and worst > 0
+
+
+def test_training_can_store_int8_weights(tmp_path):
+    from models import train
+    folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu", "--max-steps", "2",
+                         "--d-ff", "2048", "--int8-weights"])  # 32 x 2048 feed-forward matrices get quantised
+    stored = _stored(folder)
+    int8 = {k for k, v in stored.items() if v.dtype == torch.int8}
+    assert int8 == {"layers.0.ff_in.weight", "layers.0.ff_out.weight"}
+    assert all(v.dtype == torch.float16 for k, v in stored.items() if k not in int8 and checkpoint.SCALE not in k)
+    assert load(folder).model.layers[0].ff_in.weight.dtype == torch.float32
+    with pytest.raises(SystemExit):
+        train.parse(["bert", "--smoke", "--out", "unused", "--fp16-weights", "--int8-weights"])
