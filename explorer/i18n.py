@@ -543,6 +543,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                "ko": "학습 시간은 1에서 {most} 사이의 초 단위 숫자여야 합니다."},
     "err.seconds_range": {"en": "Training time must be between 1 and {most} seconds (got {value}).",
                           "ko": "학습 시간은 1초에서 {most}초 사이여야 합니다(입력: {value})."},
+    "err.no_rnn_models": {"en": "None of the RNN encoder-decoders is available: {why}",
+                          "ko": "RNN 인코더-디코더를 하나도 사용할 수 없습니다: {why}"},
     "err.unknown_score": {"en": "Unknown score function '{name}'. Choose one of: {known}.",
                           "ko": "알 수 없는 점수 함수 '{name}'입니다. 다음 중에서 고르세요: {known}."},
     "err.odd_d_model": {"en": "d_model must be even: dimensions come in sin/cos pairs (got {value}).",

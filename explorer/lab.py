@@ -141,7 +141,8 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
             None if ent is None else float(ent.mean()), math.log(len(r.source_tokens))))
         notices += [Notice(f"{name}: {n}", "of_model", name=name, notice=n) for n in r.notices]
     if not results:
-        raise UserError("None of the RNN encoder-decoders is available: " + " ".join(notices))
+        why = " ".join(notices)
+        raise UserError("None of the RNN encoder-decoders is available: " + why, "no_rnn_models", why=why)
     return ScoreComparison(clean_text(text)[0], results, notices)
 
 

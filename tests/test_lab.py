@@ -221,6 +221,16 @@ def test_score_functions_equal_translate(reg):
         lab.compare_score_functions("   ", reg=reg)
 
 
+def test_score_functions_with_no_rnn_model_say_so_in_both_languages():
+    from explorer import i18n
+    from explorer.inference import Registry
+    with pytest.raises(UserError) as e:
+        lab.compare_score_functions("I am a student.", reg=Registry(errors={"seq2seq-dot": "model.safetensors is missing"}))
+    assert e.value.key == "no_rnn_models" and "seq2seq-dot is not available: model.safetensors is missing" in str(e.value)
+    ko = i18n.error_text(e.value, "ko")
+    assert ko.startswith("RNN 인코더-디코더를 하나도") and "seq2seq-none is not available." in ko
+
+
 @have_assets
 def test_rollout_on_bert_and_transformer_encoder(reg):
     b = lab.attention_rollout(SENTENCE, "bert", reg=reg)
