@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import torch
-from gradio.components.plot import PlotData
 
 from explorer import byo_bert
 from explorer import figures as fg
@@ -313,20 +312,20 @@ def _bert_grid_title(lang: str = "en") -> str:
     return i18n.t("view.all_heads", lang, title=i18n.t("bert.title", lang))
 
 
-BERT_GRID_TITLE = _bert_grid_title()  # the API's grid is English
-
-
 def _bert_grid(r: BertResult, l: int, h: int, lang: str = "en") -> go.Figure:
     return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, _bert_grid_title(lang), selected=(l, h),
                         segments=r.segments)
 
 
-def _bert_grid_plot(r: BertResult) -> PlotData:
-    """The grid for the API: the JSON Gradio would make of _bert_grid(r, 0, 0), written straight
-    from the figure spec (a go.Figure with 72 axes costs more than BERT's forward; fg.spec_json)."""
-    spec = fg.head_grid_spec(r.trace.enc_self, r.tokens, r.tokens, BERT_GRID_TITLE, selected=(0, 0),
-                             segments=r.segments)
-    return PlotData(type="plotly", plot=fg.spec_json(spec))
+def bert_overview(r: BertResult) -> go.Figure:
+    """The /fill_mask and /nsp attention figure: the last layer's self-attention averaged over its
+    heads, as /translate's is. Every layer and head is in the JSON trace; the UI draws them all. The
+    all-heads grid (12 x 6 maps) doubled the response and took the API past its latency budget
+    (bench/latency.py)."""
+    a = r.trace.enc_self
+    L, H = a.shape[:2]
+    return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, f"BERT: self-attention, layer {L}, mean of {H} heads",
+                      segments=r.segments)
 
 
 @friendly
@@ -399,17 +398,17 @@ def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure,
 
 
 @friendly
-def fill_mask_api(text: str, top_k: int = 5) -> tuple[go.Figure, PlotData, dict]:
-    """/fill_mask: (top-k bars per [MASK], self-attention grid, record JSON)."""
+def fill_mask_api(text: str, top_k: int = 5) -> tuple[go.Figure, go.Figure, dict]:
+    """/fill_mask: (top-k bars per [MASK], last layer's mean self-attention, record JSON)."""
     r = inf.fill_mask(text, top_k)
-    return _topk_figure(r), _bert_grid_plot(r), r.to_json()
+    return _topk_figure(r), bert_overview(r), r.to_json()
 
 
 @friendly
-def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, PlotData, dict]:
-    """/nsp: (P(IsNext)/P(NotNext) bars, self-attention grid, record JSON)."""
+def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dict]:
+    """/nsp: (P(IsNext)/P(NotNext) bars, last layer's mean self-attention, record JSON)."""
     r = inf.nsp(sentence_a, sentence_b)
-    return _nsp_figure(r), _bert_grid_plot(r), r.to_json()
+    return _nsp_figure(r), bert_overview(r), r.to_json()
 
 
 # ----------------------------------------------------------------------------- UI glue

@@ -24,8 +24,6 @@ from typing import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
-from _plotly_utils.utils import convert_to_base64  # what Figure.to_dict applies
 from plotly.colors import get_colorscale
 
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
@@ -48,29 +46,6 @@ def _spec(data: list[dict], layout: dict) -> dict:
 
 def _figure(data: list[dict], layout: dict) -> go.Figure:
     return go.Figure(_spec(data, layout), _validate=VALIDATE)
-
-
-@functools.lru_cache(maxsize=1)
-def _template() -> dict:
-    return pio.templates[pio.templates.default].to_plotly_json()
-
-
-def _tree_copy(x):
-    """Dicts and lists copied, arrays and scalars shared (convert_to_base64 replaces, never edits, them)."""
-    if isinstance(x, dict):
-        return {k: _tree_copy(v) for k, v in x.items()}
-    return [_tree_copy(v) for v in x] if isinstance(x, (list, tuple)) else x
-
-
-def spec_json(spec: dict) -> str:
-    """A figure spec (from a `*_spec` function) as the JSON `go.Figure(spec).to_json()` writes,
-    without building the figure object: for a 6 x 6 head grid that object (72 axes) costs more
-    than the model's forward pass. As `Figure.to_dict` does, numpy arrays go out as plotly.js
-    typed arrays (base64) and the default template is added. A test checks the JSONs are equal."""
-    out = _tree_copy(spec)
-    out["layout"].setdefault("template", _template())
-    convert_to_base64(out)
-    return pio.json.to_json_plotly(out)
 
 
 def _scale(colorscale):
@@ -273,7 +248,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
 def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                    selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
                    segments: Sequence[int] | None = None) -> dict:
-    """head_grid as a plain figure spec (see spec_json)."""
+    """head_grid as a plain figure spec (the dicts go.Figure is built from)."""
     a = np.asarray(att, dtype=np.float32)
     if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")

@@ -308,16 +308,17 @@ def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
 def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list[str]) -> BertResult:
     tok = ckpt.tokenizer
     ids, segs = _encode_bert(ckpt, a, b, notices)
-    out = ckpt.model(torch.tensor([ids]), torch.tensor([segs]), need_weights=True)
-    tokens = _pieces(tok, ids)
     mask_id = special_ids(tok)["mask"]
-    probs = torch.softmax(out.mlm_logits[0].float(), dim=-1)  # (T, V)
+    at = [i for i, t in enumerate(ids) if t == mask_id]  # the MLM head runs at the [MASK]s alone
+    out = ckpt.model(torch.tensor([ids]), torch.tensor([segs]), need_weights=True,
+                     mlm_positions=torch.tensor([at], dtype=torch.long))
+    tokens = _pieces(tok, ids)
+    probs = torch.softmax(out.mlm_logits[0].float(), dim=-1)  # (masks, V)
     masks = []
-    for i, t in enumerate(ids):
-        if t == mask_id:
-            p, idx = probs[i].topk(top_k)
-            masks.append(MaskResult(i, [Prediction(_pieces(tok, [j])[0], round(float(q), 6))
-                                        for q, j in zip(p.tolist(), idx.tolist())]))
+    for i, row in zip(at, probs):
+        p, idx = row.topk(top_k)
+        masks.append(MaskResult(i, [Prediction(_pieces(tok, [j])[0], round(float(q), 6))
+                                    for q, j in zip(p.tolist(), idx.tolist())]))
     is_next = not_next = None
     if b is not None:
         nsp = torch.softmax(out.nsp_logits[0].float(), dim=-1)  # index 0 = IsNext (HF convention)

@@ -138,7 +138,7 @@ class Bert(nn.Module):
     def forward(self, input_ids: torch.Tensor, segment_ids: torch.Tensor | None = None,
                 attention_mask: torch.Tensor | None = None, mlm_labels: torch.Tensor | None = None,
                 nsp_labels: torch.Tensor | None = None, need_weights: bool = False,
-                mlm_labelled_only: bool = False) -> BertOutput:
+                mlm_labelled_only: bool = False, mlm_positions: torch.Tensor | None = None) -> BertOutput:
         """input_ids, segment_ids, attention_mask, mlm_labels: (B, T); nsp_labels: (B,).
 
         attention_mask: 1/True = real token (default: input_ids != pad_id).
@@ -146,6 +146,8 @@ class Bert(nn.Module):
         mlm_labelled_only (training): run the MLM head only where mlm_labels are set, about 15% of
         the positions, so mlm_logits is (B, P, V) for the P labelled slots of each row. The head over
         every position is a third of the model's compute at 16k vocabulary.
+        mlm_positions (inference): (B, P) positions, e.g. the [MASK]s, that get MLM scores;
+        mlm_logits is then (B, P, V), and P = 0 (next-sentence prediction) skips the head.
         """
         if segment_ids is None:
             segment_ids = torch.zeros_like(input_ids)
@@ -167,8 +169,9 @@ class Bert(nn.Module):
             P = min(T, int(0.3 * T) + 8)
             slots = torch.topk((mlm_labels != -100).float(), P, dim=1, sorted=False).indices  # (B, P)
             mlm_labels = mlm_labels.gather(1, slots)
-            x_mlm = x.gather(1, slots[..., None].expand(-1, -1, x.shape[-1]))
-            mlm_logits = self.mlm(x_mlm)  # (B, P, V)
+            mlm_logits = self.mlm(x.gather(1, slots[..., None].expand(-1, -1, x.shape[-1])))  # (B, P, V)
+        elif mlm_positions is not None:
+            mlm_logits = self.mlm(x.gather(1, mlm_positions[..., None].expand(-1, -1, x.shape[-1])))  # (B, P, V)
         else:
             mlm_logits = self.mlm(x)  # (B, T, V)
         pooled = torch.tanh(self.pooler(x[:, 0]))  # (B, d_model) from [CLS]

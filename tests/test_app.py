@@ -167,12 +167,16 @@ def test_api_endpoints_return_figures_and_the_records_json():
     r = inf.fill_mask("the man went to the [MASK] .", 4)
     assert trace == r.to_json()
     assert [p["probability"] for p in trace["masks"][0]["predictions"]] == list(topk.data[0].x)
-    # the grid goes out as the JSON Gradio would write for the UI's figure, without building it
-    assert grid.type == "plotly" and json.loads(grid.plot) == json.loads(app._bert_grid(r, 0, 0).to_json())
+    # one map, as /translate's: the last layer's heads averaged (every head is in the trace)
+    L, H = r.trace.enc_self.shape[:2]
+    assert len(grid.data) == 1 and f"layer {L}, mean of {H} heads" in grid.layout.title.text
+    np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(z(grid).sum(-1), 1.0, atol=1e-5)
     nsp_fig, grid, trace = app.nsp_api("the man went to the store .", "he bought a gallon of milk .")
     assert list(nsp_fig.data[0].y) == [trace["is_next"], trace["not_next"]]
     r = inf.nsp("the man went to the store .", "he bought a gallon of milk .")
-    assert json.loads(grid.plot) == json.loads(app._bert_grid(r, 0, 0).to_json())
+    np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)
+    assert any(t.startswith("B·") for t in grid.layout.xaxis.ticktext)  # segments marked, as in the UI
 
 
 @pytest.mark.parametrize("call,message", [
@@ -209,8 +213,8 @@ def test_error_messages_and_markdown_are_escaped():
 
 @pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
 def test_models_table_counts_every_stage_of_a_continued_run():
-    """The shipped BERT continues four earlier runs: the Models tab shows their wall time summed, not the
-    last stage's alone, and names its QK-LayerNorm; a one-stage model shows its own time."""
+    """The shipped BERT continues five earlier runs: the Models tab shows their wall time summed, not the
+    last stage's alone, names its QK-LayerNorm and its int8 storage; a one-stage model shows its own time."""
     reg = inf.registry()
     table = app._models_table(reg).set_index("model")
     bert = reg.get("bert").metrics
@@ -221,6 +225,9 @@ def test_models_table_counts_every_stage_of_a_continued_run():
     assert "continued_from" not in one
     assert table.loc["transformer-en-fr", "train seconds (all stages)"] == one["wall_seconds"]
     assert table.loc["transformer-en-fr", "architecture"] == "transformer"
+    # int8 on disk (converted after training, metrics.json's "storage"); the others as trained, fp16
+    assert table.loc["bert", "weights on disk"] == bert["storage"]["dtype"] == "int8"
+    assert table.loc["transformer-en-fr", "weights on disk"] == "fp16"
     ko = app._models_table(reg, "ko")  # the language switch redraws it with Korean headers, the same cells
     assert list(ko.columns) == [i18n.t(f"col.{c}", "ko") for c in app._models_table(reg).columns]
     assert ko.iloc[:, 0].tolist() == table.index.tolist()

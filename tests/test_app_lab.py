@@ -544,8 +544,8 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     assert list(b_ko.masks.columns) == ["마스크", "위치", "순위", "토큰", "확률"]
     assert list(b_ko.tokens.columns) == ["위치", "토큰", "세그먼트"]
     np.testing.assert_array_equal(b_en.masks.to_numpy(), b_ko.masks.to_numpy())
-    # the API keeps English: its grid title is the English one
-    assert app.BERT_GRID_TITLE == b_en.grid.layout.title.text
+    # the API keeps English
+    assert app.bert_overview(b_ko.record).layout.title.text.startswith("BERT: self-attention, layer ")
 
 
 @needs

@@ -207,6 +207,23 @@ def test_labelled_only_mlm_head_gives_the_same_loss():
     assert part.mlm_logits.shape[1] < ids.shape[1]
 
 
+def test_mlm_at_given_positions_equals_the_full_head_there():
+    """Inference scores only the [MASK]s (mlm_positions): the same logits as the head over every
+    position, at those positions; none asked, none computed, the NSP logits unchanged."""
+    torch.manual_seed(0)
+    m = Bert(TINY).eval()
+    ids, segs, mask = batch()
+    full = m(ids, segs, mask)
+    at = torch.tensor([[3, 7], [1, 5]])
+    part = m(ids, segs, mask, mlm_positions=at)
+    assert part.mlm_logits.shape == (2, 2, TINY.vocab_size)
+    for b in range(2):
+        torch.testing.assert_close(part.mlm_logits[b], full.mlm_logits[b, at[b]])
+    none = m(ids, segs, mask, mlm_positions=torch.zeros(2, 0, dtype=torch.long))
+    assert none.mlm_logits.shape == (2, 0, TINY.vocab_size)
+    torch.testing.assert_close(none.nsp_logits, full.nsp_logits)
+
+
 @pytest.mark.parametrize("n_new", [4, 5])
 def test_deepened_bert_computes_the_same_function(n_new):
     """Growing 2 -> n_new layers keeps every output (the copies start as identities), while the

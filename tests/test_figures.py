@@ -223,19 +223,3 @@ def test_figures_built_without_validation_are_what_plotly_validates(monkeypatch,
     assert fast == checked
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_spec_json_is_the_figures_own_json(seed):
-    """spec_json writes a spec without building the figure (the API's grid); its JSON must be what
-    go.Figure(spec).to_json() writes, typed arrays and template included, and leave the spec as it was."""
-    rng = np.random.default_rng(seed)
-    n, m, L, H = (int(v) for v in rng.integers(1, 9, size=4))
-    xt, yt = [f"x{i}" for i in range(m - 1)] + [XSS], [f"y{i}" for i in range(n)]
-    segs = [0] * (m // 2) + [1] * (m - m // 2) if n == m else None
-    args = (probs(L, H, n, m, seed=seed), xt, yt, XSS, (int(rng.integers(L)), int(rng.integers(H))), 0.0, 1.0, segs)
-    spec = fg.head_grid_spec(*args)
-    z0 = spec["data"][0]["z"].copy()
-    assert json.loads(fg.spec_json(spec)) == json.loads(fg.head_grid(*args).to_json())
-    assert isinstance(spec["data"][0]["z"], np.ndarray) and (spec["data"][0]["z"] == z0).all()
-    assert "template" not in spec["layout"]
-    empty = (np.zeros((0, 2, n, m)), xt, yt, XSS)  # the placeholder path
-    assert json.loads(fg.spec_json(fg.head_grid_spec(*empty))) == json.loads(fg.head_grid(*empty).to_json())
