@@ -319,9 +319,9 @@ def _bert_grid(r: BertResult, l: int, h: int, lang: str = "en") -> go.Figure:
 
 def bert_overview(r: BertResult) -> go.Figure:
     """The /fill_mask and /nsp attention figure: the last layer's self-attention averaged over its
-    heads, as /translate's is. Every layer and head is in the JSON trace; the UI draws them all. The
-    all-heads grid (12 x 6 maps) doubled the response and took the API past its latency budget
-    (bench/latency.py)."""
+    heads, as /translate's is. Every layer and head is in the JSON trace; the UI draws them all. With
+    12 layers the all-heads grid (72 maps) doubled the response and made these endpoints ~1.5x slower
+    at 12 words (bench/latency.py; README, "Performance")."""
     a = r.trace.enc_self
     L, H = a.shape[:2]
     return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, f"BERT: self-attention, layer {L}, mean of {H} heads",
