@@ -38,14 +38,10 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 VALIDATE = False  # tests set True to build every figure through plotly's validators
 
 
-def _spec(data: list[dict], layout: dict) -> dict:
-    """The plotly.js figure {"data", "layout"} that the figure functions build as plain dicts."""
-    layout = {k: v for k, v in layout.items() if not (isinstance(v, list) and not v)}  # as validation drops them
-    return dict(data=data, layout=layout)
-
-
 def _figure(data: list[dict], layout: dict) -> go.Figure:
-    return go.Figure(_spec(data, layout), _validate=VALIDATE)
+    """The figure of the plotly.js {"data", "layout"} dicts that the figure functions build."""
+    layout = {k: v for k, v in layout.items() if not (isinstance(v, list) and not v)}  # as validation drops them
+    return go.Figure(dict(data=data, layout=layout), _validate=VALIDATE)
 
 
 def _scale(colorscale):
@@ -143,11 +139,7 @@ def _labels(labels) -> dict:
 
 def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
     """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
-    return _figure(**placeholder_spec(text, title, height))
-
-
-def placeholder_spec(text: str, title: str = "", height: int = 220) -> dict:
-    return _spec([], dict(
+    return _figure([], dict(
         annotations=[dict(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                           font=dict(size=15))],
         title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
@@ -242,19 +234,12 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
               segments: Sequence[int] | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
     shared colour scale; `selected` = (layer, head), 0-based, is outlined."""
-    return _figure(**head_grid_spec(att, x_tokens, y_tokens, title, selected, zmin, zmax, segments))
-
-
-def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
-                   selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
-                   segments: Sequence[int] | None = None) -> dict:
-    """head_grid as a plain figure spec (the dicts go.Figure is built from)."""
     a = np.asarray(att, dtype=np.float32)
     if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
     L, H, nq, nk = a.shape
     if L == 0 or H == 0:
-        return placeholder_spec("No attention heads.", title)
+        return placeholder("No attention heads.", title)
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     # Hover names each cell's tokens through category axes ("#3 the": the position keeps repeated
     # tokens apart) rather than per-cell customdata: the grid repeats its labels per head, not per
@@ -294,7 +279,7 @@ def head_grid_spec(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title:
     layout.update(title=dict(text=_esc(title)), height=int(90 + L * cell), shapes=shapes, annotations=notes,
                   coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
-    return _spec(traces, layout)
+    return _figure(traces, layout)
 
 
 # ----------------------------------------------------------------------------- bar charts

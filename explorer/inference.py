@@ -87,17 +87,9 @@ class Registry:
                         "parameters": m.get("parameters"), "device": m.get("device"),
                         "wall_seconds": m.get("wall_seconds"),  # this run (a continued one's last stage)
                         "total_wall_seconds": m.get("total_wall_seconds", m.get("wall_seconds")),  # every stage
-                        "storage": stored_as(m), "valid": m.get("valid"), "test": m.get("test"), "status": "ok"})
+                        "storage": c.stored, "valid": m.get("valid"), "test": m.get("test"), "status": "ok"})
         out += [{"name": n, "status": "error", "error": e} for n, e in sorted(self.errors.items())]
         return out
-
-
-def stored_as(metrics: dict) -> str:
-    """How a checkpoint's weights are stored on disk (they are always computed in fp32): the
-    conversion's record (`python -m models.checkpoint SRC DST --int8`), else the training flag."""
-    hp = metrics.get("hyperparameters", {})
-    return (metrics.get("storage", {}).get("dtype")
-            or ("int8" if hp.get("int8_weights") else "fp16" if hp.get("fp16_weights") else "fp32"))
 
 
 def load_registry(assets: Path = ASSETS, names=None) -> Registry:

@@ -168,9 +168,8 @@ class Bert(nn.Module):
             T = mlm_labels.shape[1]
             P = min(T, int(0.3 * T) + 8)
             slots = torch.topk((mlm_labels != -100).float(), P, dim=1, sorted=False).indices  # (B, P)
-            mlm_labels = mlm_labels.gather(1, slots)
-            mlm_logits = self.mlm(x.gather(1, slots[..., None].expand(-1, -1, x.shape[-1])))  # (B, P, V)
-        elif mlm_positions is not None:
+            mlm_labels, mlm_positions = mlm_labels.gather(1, slots), slots
+        if mlm_positions is not None:
             mlm_logits = self.mlm(x.gather(1, mlm_positions[..., None].expand(-1, -1, x.shape[-1])))  # (B, P, V)
         else:
             mlm_logits = self.mlm(x)  # (B, T, V)

@@ -33,6 +33,7 @@ ARCHS = {  # arch name -> (module, config class, model class)
 }
 MAX_FILE_BYTES = 9_500_000
 INT8_MIN_NUMEL = 65_536  # smaller tensors (biases, LayerNorms, small tables) are stored fp16 under int8
+_DTYPE_NAMES = {torch.float16: "fp16", torch.float32: "fp32", torch.bfloat16: "bf16"}
 SCALE = ".__scale"  # an int8 tensor "name" has its fp32 per-row scales (one per index of dim 0) at "name.__scale"
 
 
@@ -47,6 +48,7 @@ class Checkpoint:
     config: object  # the model's frozen config dataclass
     metrics: dict  # metrics.json
     path: Path
+    stored: str = ""  # what the weight files hold: "int8", "fp16" or "fp32" (load reads it; "" = not known)
 
 
 def arch_classes(arch: str):
@@ -224,8 +226,10 @@ def load(folder: str | Path) -> Checkpoint:
         raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
     metrics = _read_json(folder / "metrics.json")
     model = model_cls(config)
-    state = {k: v.float() if v.is_floating_point() else v
-             for k, v in _dequantize(_read_weights(folder), folder).items()}
+    raw = _read_weights(folder)
+    stored = "int8" if any(k.endswith(SCALE) for k in raw) else "+".join(sorted(
+        {_DTYPE_NAMES.get(v.dtype, str(v.dtype)) for v in raw.values() if v.is_floating_point()}))
+    state = {k: v.float() if v.is_floating_point() else v for k, v in _dequantize(raw, folder).items()}
     expected = _unique_state(model)
     missing = sorted(set(expected) - set(state))
     unexpected = sorted(set(state) - set(model.state_dict()))
@@ -236,7 +240,7 @@ def load(folder: str | Path) -> Checkpoint:
         model.load_state_dict(state, strict=False)
     except RuntimeError as e:
         raise CheckpointError(f"{folder}: weights do not match config.json: {e}") from None
-    return Checkpoint(model.eval(), tokenizer, config, metrics, folder)
+    return Checkpoint(model.eval(), tokenizer, config, metrics, folder, stored)
 
 
 def _checkpoint_bytes(folder: Path) -> int:
@@ -252,7 +256,10 @@ def main(argv=None) -> Path:
     ap.add_argument("--int8", action="store_true", help="row-wise int8 (fp16 for small tensors); default fp16")
     args = ap.parse_args(argv)
     dtype = torch.int8 if args.int8 else torch.float16
-    src = load(args.src)
+    try:
+        src = load(args.src)
+    except CheckpointError as e:
+        ap.error(str(e))  # the file at fault, not a traceback
     before = _checkpoint_bytes(args.src)  # before saving: DST may be SRC
     metrics = {**src.metrics, "storage": {"dtype": str(dtype).removeprefix("torch."), "from": str(args.src)}}
     save(args.dst, src.model, src.tokenizer, metrics, dtype=dtype)

@@ -174,6 +174,7 @@ def test_int8_round_trip_error_is_at_most_half_a_step_per_row(tmp_path, bert_and
     assert ck.model.mlm.decoder.weight is ck.model.embeddings.tok.weight  # tie survives
     assert "mlm.decoder.weight" not in stored  # and it is stored once
     assert _weight_bytes(tmp_path / "q") <= 0.6 * _weight_bytes(tmp_path / "h")
+    assert (ck.stored, load(tmp_path / "h").stored) == ("int8", "fp16")  # what the files hold, read by load
     assert "int8" in json.loads((tmp_path / "q" / "config.json").read_text())["weights"]
     assert "weights" not in json.loads((tmp_path / "h" / "config.json").read_text())
     ids = torch.randint(1, 300, (2, 24))
@@ -236,6 +237,9 @@ def test_int8_conversion_command_line(tmp_path, bert_and_tok, capsys):
         worst = max(worst, (v - before[k]).abs().max().item())
     total = sum(p.stat().st_size for p in dst.iterdir())
     assert f"-> {dst}: {total:,} bytes" in printed and f"{worst:.3g}" in printed and worst > 0
+    with pytest.raises(SystemExit):  # a folder that is no checkpoint: argparse's one-line error
+        checkpoint.main([str(tmp_path / "nothing"), str(tmp_path / "out"), "--int8"])
+    assert "is not a folder" in capsys.readouterr().err
 
 
 def test_training_can_store_int8_weights(tmp_path):
