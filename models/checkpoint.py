@@ -131,18 +131,25 @@ def _quantize(state: dict) -> dict:
     return out
 
 
-def _dequantize(state: dict, folder: Path) -> dict:
+def _check_scales(state: dict, folder: Path) -> None:
+    """Every int8 tensor has its per-row scale and every scale its int8 tensor, or CheckpointError."""
     for k in [k for k in state if k.endswith(SCALE)]:
-        name, scale = k[:-len(SCALE)], state.pop(k)
+        name, scale = k[:-len(SCALE)], state[k]
         q = state.get(name)
         if q is None or q.dtype != torch.int8 or q.dim() < 1 or scale.shape != (q.shape[0],):
             raise CheckpointError(f"{folder}: scale {k} {tuple(scale.shape)} does not fit an int8 tensor {name} "
                                   f"({'missing' if q is None else f'{q.dtype} {tuple(q.shape)}'})")
-        state[name] = q.float() * scale.float().view(-1, *[1] * (q.dim() - 1))
-    unscaled = sorted(k for k, v in state.items() if v.dtype == torch.int8)
+    unscaled = sorted(k for k, v in state.items() if v.dtype == torch.int8 and k + SCALE not in state)
     if unscaled:  # loading them as they are would silently give weights 1/scale times too large
         raise CheckpointError(f"{folder}: int8 weights without their {SCALE} tensor: {unscaled[:5]}")
-    return state
+
+
+def _pop_float(state: dict, name: str) -> torch.Tensor:
+    """Remove `name` (and its scale) from a checked state and return it as fp32 (int8 times its row scales)."""
+    v, scale = state.pop(name), state.pop(name + SCALE, None)
+    if scale is not None:
+        return v.float() * scale.float().view(-1, *[1] * (v.dim() - 1))
+    return v.float() if v.is_floating_point() else v
 
 
 PART = ".__rows"  # a tensor too big for one file is stored as row blocks "name.__rows0", "name.__rows1", ...
@@ -229,17 +236,23 @@ def load(folder: str | Path) -> Checkpoint:
     raw = _read_weights(folder)
     stored = "int8" if any(k.endswith(SCALE) for k in raw) else "+".join(sorted(
         {_DTYPE_NAMES.get(v.dtype, str(v.dtype)) for v in raw.values() if v.is_floating_point()}))
-    state = {k: v.float() if v.is_floating_point() else v for k, v in _dequantize(raw, folder).items()}
-    expected = _unique_state(model)
-    missing = sorted(set(expected) - set(state))
-    unexpected = sorted(set(state) - set(model.state_dict()))
+    _check_scales(raw, folder)
+    names = {k for k in raw if not k.endswith(SCALE)}
+    expected, target = _unique_state(model), model.state_dict()
+    missing, unexpected = sorted(set(expected) - names), sorted(names - set(target))
     if missing or unexpected:
         raise CheckpointError(f"{folder}: weights do not match config.json "
                               f"(missing {missing[:5]}, unexpected {unexpected[:5]})")
-    try:
-        model.load_state_dict(state, strict=False)
-    except RuntimeError as e:
-        raise CheckpointError(f"{folder}: weights do not match config.json: {e}") from None
+    # Into the model's own tensors one at a time, each file tensor dropped once copied: an fp32 copy
+    # of all the weights beside the model's never exists (for the int8 BERT it was most of the app's
+    # peak memory at start-up).
+    with torch.no_grad():
+        for name in sorted(names):
+            v = _pop_float(raw, name)
+            if v.shape != target[name].shape:
+                raise CheckpointError(f"{folder}: weights do not match config.json: {name} is "
+                                      f"{tuple(v.shape)} in the files, {tuple(target[name].shape)} in the model")
+            target[name].copy_(v)
     return Checkpoint(model.eval(), tokenizer, config, metrics, folder, stored)
 
 

@@ -80,8 +80,25 @@ def test_weights_that_do_not_fit_the_config(tmp_path, model_and_tok):
     cfg = json.loads((tmp_path / "config.json").read_text())
     cfg["config"]["d_ff"] = 128
     (tmp_path / "config.json").write_text(json.dumps(cfg))
-    with pytest.raises(CheckpointError, match="do not match"):
+    with pytest.raises(CheckpointError, match=r"do not match.*decoder\.0\.ffn\.w1\.bias is \(64,\) in the files, \(128,\) in the model"):
         load(tmp_path)
+
+
+def test_int8_load_fills_the_models_own_tensors(tmp_path, bert_and_tok):
+    """Weights are copied into the model one at a time (no fp32 copy of all of them first): every
+    tensor, tied ones included, holds the dequantized file values, and nothing else is left over."""
+    m, tok = bert_and_tok
+    save(tmp_path, m, tok, {}, dtype=torch.int8)
+    raw = load_file(str(tmp_path / "model.safetensors"))
+    ck = load(tmp_path)
+    got = ck.model.state_dict()
+    for name, v in raw.items():
+        if name.endswith(checkpoint.SCALE):
+            continue
+        scale = raw.get(name + checkpoint.SCALE)
+        want = v.float() * scale.view(-1, *[1] * (v.dim() - 1)) if scale is not None else v.float()
+        assert torch.equal(got[name], want), name
+    assert ck.stored == "int8"
 
 
 def test_wordpiece_tokenizer_like_the_course():
