@@ -131,6 +131,9 @@ def main(argv=None):
     ap.add_argument("--bert-batches", type=int, default=80,
                     help="BERT: batches of 64 sequences drawn per held-out set (default 80, what metrics.json "
                          "records: ~5,000 NSP pairs and short-sentence masks; 20 gave a +-1.5 point noise)")
+    ap.add_argument("--nsp-by-corpus", type=int, default=0, metavar="N",
+                    help="BERT: also NSP accuracy of each held-out corpus alone, N batches of 64 pairs each "
+                         "(a diagnostic; the NSP number draws from every corpus with equal weight)")
     args = ap.parse_args(argv)
     if args.write and args.split != "test":
         ap.error("--write stores test-split metrics; it cannot be combined with --split valid")
@@ -140,13 +143,17 @@ def main(argv=None):
         ckpt = load(folder)
         arch = ckpt.config.arch
         if arch == "bert":
-            from models.train import TEST_DRAW, VALID_DRAW, bert_heldout_data, bert_heldout_eval
+            from models.train import TEST_DRAW, VALID_DRAW, bert_heldout_data, bert_heldout_eval, nsp_by_corpus
             meta = ckpt.metrics["data"]
             held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
                                     device=args.device, n_batches=args.bert_batches,
                                     seed=TEST_DRAW if args.split == "test" else VALID_DRAW)
             res = {"split": args.split, **res}
+            if args.nsp_by_corpus:
+                res["nsp_by_corpus"] = nsp_by_corpus(ckpt.model, ckpt.tokenizer, held, meta["max_len"], args.device,
+                                                     args.nsp_by_corpus, seed=TEST_DRAW if args.split == "test"
+                                                     else VALID_DRAW)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)

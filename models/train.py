@@ -537,6 +537,21 @@ def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device=
             "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
 
 
+
+def nsp_by_corpus(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
+                  seed: int = TEST_DRAW) -> dict:
+    """NSP accuracy of each held-out corpus alone (a diagnostic beside `bert_heldout_eval`, whose NSP
+    number draws its pairs from these corpora with equal weight, however few documents each holds),
+    with the number of documents and sentences the pairs come from."""
+    sp, V = special_ids(tok), tok.get_vocab_size()
+    out = {}
+    for name, docs in pair_corpora(held).items():
+        sampler = data.BertSampler({name: docs}, {name: 1.0}, [], 0, sp, V, max_len, random.Random(seed))
+        r = bert_scores(model, tok, sampler, n_batches, batch, device)
+        out[name] = {"nsp_acc": r["nsp_acc"], "nsp_pairs": r["nsp_n"], "documents": len(docs),
+                     "sentences": sum(len(d) for d in docs)}
+    return out
+
 def setup_bert(args, device):
     from models.bert import Bert, BertConfig, deepen_state
     required = not args.smoke

@@ -330,6 +330,52 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
     assert "fill_mask_top1_wiki" in capsys.readouterr().out
 
 
+
+def test_nsp_by_corpus_reads_each_corpus_alone(tmp_path, capsys):
+    """--nsp-by-corpus: one NSP number per held-out corpus that can give pairs, with its document and
+    sentence counts; a corpus alone gives exactly what the headline NSP gives when it is the only one."""
+    from models import evaluate
+    folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
+    ck = load(folder)
+    held, _ = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
+    pairs = train.pair_corpora(held)
+    assert pairs
+    got = train.nsp_by_corpus(ck.model, ck.tokenizer, held, 64, n_batches=2, batch=8)
+    assert set(got) == set(pairs)
+    for name, r in got.items():
+        assert r["documents"] == len(pairs[name]) and r["sentences"] == sum(map(len, pairs[name]))
+        assert r["nsp_pairs"] == 16 and 0 <= r["nsp_acc"] <= 1
+    only_wiki = {"wikitext2-valid": held["wikitext2-valid"]}
+    headline = train.bert_heldout_eval(ck.model, ck.tokenizer, only_wiki, [[5, 6]], 64, n_batches=2, batch=8,
+                                       seed=train.TEST_DRAW)
+    alone = train.nsp_by_corpus(ck.model, ck.tokenizer, only_wiki, 64, n_batches=2, batch=8)["wikitext2-valid"]
+    assert (headline["nsp_acc"], headline["n"]["nsp_pairs"]) == (alone["nsp_acc"], alone["nsp_pairs"])
+    assert got["wikitext2-valid"] == alone
+    two = dict(only_wiki, reversed=[d[::-1] for d in only_wiki["wikitext2-valid"]])  # a second corpus
+    probe = _SegmentBProbe(ck.tokenizer.get_vocab_size())  # NSP guesses that follow the drawn text closely
+    both = train.nsp_by_corpus(probe, ck.tokenizer, two, 64, n_batches=4, batch=16)
+    assert set(both) == {"wikitext2-valid", "reversed"}
+    assert both["wikitext2-valid"] == train.nsp_by_corpus(probe, ck.tokenizer, only_wiki, 64, n_batches=4,
+                                                          batch=16)["wikitext2-valid"]  # no draws from the other
+    evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "1", "--nsp-by-corpus", "1"])
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith('{"checkpoint"')]
+    assert set(printed[-1]["nsp_by_corpus"]) == set(pairs)
+
+
+class _SegmentBProbe(torch.nn.Module):
+    """Stands in for a BERT: its NSP guess is the parity of the sum of segment B's token ids."""
+
+    def __init__(self, vocab_size):
+        super().__init__()
+        self.vocab_size = vocab_size
+
+    def forward(self, ids, segments):
+        from types import SimpleNamespace
+        parity = (ids * (segments == 1)).sum(1) % 2
+        return SimpleNamespace(mlm_logits=torch.zeros(*ids.shape, self.vocab_size),
+                               nsp_logits=torch.stack([parity, 1 - parity], -1).float())
+
+
 def test_transformer_with_fewer_decoder_than_encoder_layers(tmp_path):
     """--n-dec-layers: a deep encoder with a shallow decoder trains, saves and loads with that shape."""
     folder = train.main(["transformer", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
