@@ -1,5 +1,5 @@
-"""Memory and time of loading one checkpoint: resident MiB after `import torch`, after `models.checkpoint.load`,
-the peak in between and the seconds `load` took, each folder in a fresh process.
+"""Memory and time of loading one checkpoint: resident MiB after `import torch`, after
+`models.checkpoint.load`, the peak in between and the seconds `load` took, each folder in a fresh process.
 
     python bench/load_memory.py [FOLDER ...]   (default: every checkpoint under assets/)
 
@@ -36,7 +36,8 @@ def main():
     ap.add_argument("folders", nargs="*", type=Path)
     args = ap.parse_args()
     folders = args.folders or sorted(p for p in (ROOT / "assets").iterdir() if (p / "config.json").is_file())
-    print(f"{'checkpoint':28} {'params':>10} {'stored':>6} {'torch MiB':>9} {'loaded':>7} {'peak':>7} {'peak-loaded':>11} {'load s':>6}")
+    print(f"{'checkpoint':28} {'params':>10} {'stored':>6} {'torch MiB':>9} {'loaded':>7} {'peak':>7} "
+          f"{'peak-loaded':>11} {'load s':>6}")
     for folder in folders:
         out = subprocess.run([sys.executable, "-c", CHILD, str(folder)], cwd=ROOT, capture_output=True, text=True)
         if out.returncode:

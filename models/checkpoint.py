@@ -244,8 +244,8 @@ def load(folder: str | Path) -> Checkpoint:
         raise CheckpointError(f"{folder}: weights do not match config.json "
                               f"(missing {missing[:5]}, unexpected {unexpected[:5]})")
     # Into the model's own tensors one at a time, each file tensor dropped once copied: an fp32 copy
-    # of all the weights beside the model's never exists (for the int8 BERT it was most of the app's
-    # peak memory at start-up).
+    # of all the weights beside the model's never exists (for the int8 BERT it had cost ~110 MiB of
+    # peak memory while loading: bench/load_memory.py).
     with torch.no_grad():
         for name in sorted(names):
             v = _pop_float(raw, name)
