@@ -146,14 +146,13 @@ def main(argv=None):
             from models.train import TEST_DRAW, VALID_DRAW, bert_heldout_data, bert_heldout_eval, nsp_by_corpus
             meta = ckpt.metrics["data"]
             held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
+            seed = TEST_DRAW if args.split == "test" else VALID_DRAW
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
-                                    device=args.device, n_batches=args.bert_batches,
-                                    seed=TEST_DRAW if args.split == "test" else VALID_DRAW)
+                                    device=args.device, n_batches=args.bert_batches, seed=seed)
             res = {"split": args.split, **res}
             if args.nsp_by_corpus:
                 res["nsp_by_corpus"] = nsp_by_corpus(ckpt.model, ckpt.tokenizer, held, meta["max_len"], args.device,
-                                                     args.nsp_by_corpus, seed=TEST_DRAW if args.split == "test"
-                                                     else VALID_DRAW)
+                                                     args.nsp_by_corpus, seed=seed)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)

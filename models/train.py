@@ -521,14 +521,18 @@ def collapsed_heads(model, batch: dict, pad_id: int, device="cpu") -> dict:
 VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
 
 
+def _heldout_sampler(tok, corpora: dict, singles: list, single_weight: float, max_len: int, seed: int):
+    """A seeded sampler over held-out documents (each corpus weighed equally) and sentences."""
+    return data.BertSampler(corpora, {k: 1.0 for k in corpora}, singles, single_weight, special_ids(tok),
+                            tok.get_vocab_size(), max_len, random.Random(seed))
+
+
 def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
                       batch=64, seed: int = VALID_DRAW) -> dict:
     """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic).
     Validation (training's selection) and test (models.evaluate) read disjoint halves of the held-out
     documents and sentences (`_bert_data`), and draw with their own seeds (`seed`)."""
-    sp, V = special_ids(tok), tok.get_vocab_size()
-    mk = lambda corp, single, w: data.BertSampler(corp, {k: 1.0 for k in corp}, single, w, sp, V, max_len,
-                                                  random.Random(seed))
+    mk = lambda corp, single, w: _heldout_sampler(tok, corp, single, w, max_len, seed)
     wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
     short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
     nsp = bert_scores(model, tok, mk(pair_corpora(held), [], 0), n_batches, batch, device)
@@ -537,20 +541,19 @@ def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device=
             "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
 
 
-
 def nsp_by_corpus(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
                   seed: int = TEST_DRAW) -> dict:
     """NSP accuracy of each held-out corpus alone (a diagnostic beside `bert_heldout_eval`, whose NSP
     number draws its pairs from these corpora with equal weight, however few documents each holds),
     with the number of documents and sentences the pairs come from."""
-    sp, V = special_ids(tok), tok.get_vocab_size()
     out = {}
     for name, docs in pair_corpora(held).items():
-        sampler = data.BertSampler({name: docs}, {name: 1.0}, [], 0, sp, V, max_len, random.Random(seed))
-        r = bert_scores(model, tok, sampler, n_batches, batch, device)
+        r = bert_scores(model, tok, _heldout_sampler(tok, {name: docs}, [], 0, max_len, seed), n_batches, batch,
+                        device)
         out[name] = {"nsp_acc": r["nsp_acc"], "nsp_pairs": r["nsp_n"], "documents": len(docs),
                      "sentences": sum(len(d) for d in docs)}
     return out
+
 
 def setup_bert(args, device):
     from models.bert import Bert, BertConfig, deepen_state
