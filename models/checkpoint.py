@@ -11,6 +11,7 @@ Every file stays under 9.5 MB so that a Hugging Face Space accepts it as plain g
 Weights may be stored as fp16 or row-wise int8 (`_quantize`) and are loaded as fp32. Tied weights are stored once.
 
     python -m models.checkpoint SRC DST --int8   # re-store a trained checkpoint as int8, no retraining
+    python -m models.checkpoint A DST --average B  # the mean of two runs' weights (same config and tokenizer)
 """
 from __future__ import annotations
 
@@ -262,19 +263,40 @@ def _checkpoint_bytes(folder: Path) -> int:
     return sum(f.stat().st_size for f in files if f.is_file())
 
 
+def average_states(states: list[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """The uniform mean of several state dicts of one model, tensor by tensor (non-float tensors: the first's).
+    Checkpoint averaging within one run (Vaswani et al. 2017, sec. 6.1: the trainer's `--average-last`) and
+    across runs that continue one another (`--average` below; a "model soup", Wortsman et al. 2022)."""
+    return {k: (sum(s[k].float() for s in states) / len(states)).to(v.dtype) if v.is_floating_point() else v
+            for k, v in states[0].items()}
+
+
 def main(argv=None) -> Path:
     ap = argparse.ArgumentParser(description="Re-store a checkpoint's weights without retraining.")
     ap.add_argument("src", type=Path, help="checkpoint folder to read")
     ap.add_argument("dst", type=Path, help="folder for the converted checkpoint (training logs are not copied)")
     ap.add_argument("--int8", action="store_true", help="row-wise int8 (fp16 for small tensors); default fp16")
+    ap.add_argument("--average", type=Path, nargs="+", default=[], metavar="OTHER",
+                    help="store the uniform mean of SRC's and these checkpoints' weights (runs that continue one "
+                         "another: same config and tokenizer); SRC's metrics.json is kept")
     args = ap.parse_args(argv)
     dtype = torch.int8 if args.int8 else torch.float16
     try:
         src = load(args.src)
+        others = [load(p) for p in args.average]
     except CheckpointError as e:
         ap.error(str(e))  # the file at fault, not a traceback
+    for path, other in zip(args.average, others):
+        if other.config != src.config or other.tokenizer.to_str() != src.tokenizer.to_str():
+            ap.error(f"{path}: its config or tokenizer differs from {args.src}'s; only checkpoints of one model "
+                     "can be averaged")
+    if others:
+        src.model.load_state_dict(average_states([m.model.state_dict() for m in [src, *others]]))
     before = _checkpoint_bytes(args.src)  # before saving: DST may be SRC
-    metrics = {**src.metrics, "storage": {"dtype": str(dtype).removeprefix("torch."), "from": str(args.src)}}
+    storage = {"dtype": str(dtype).removeprefix("torch."), "from": str(args.src)}
+    if others:
+        storage["averaged_with"] = [str(p) for p in args.average]
+    metrics = {**src.metrics, "storage": storage}
     save(args.dst, src.model, src.tokenizer, metrics, dtype=dtype)
     dst = load(args.dst)
     errors = {k: (a - b).abs().max().item() for (k, a), b in

@@ -159,7 +159,7 @@ class Trainer:
         if distributed:
             check_replicas(inner)
         if self.average_last and len(recent) > 1:
-            avg = {k: (sum(s[k].float() for s in recent) / len(recent)).to(recent[0][k].dtype) for k in recent[0]}
+            avg = checkpoint.average_states(recent)
             inner.load_state_dict(avg)
             metrics = self.evaluate(inner)
             log.write(json.dumps({"step": step, "eval_averaged_last": len(recent), "eval": metrics}) + "\n")

@@ -1,4 +1,5 @@
 """Checkpoints: bit-exact round trips, sharding, tied weights, clear errors, no pickles."""
+import dataclasses
 import json
 import re
 
@@ -257,6 +258,29 @@ def test_int8_conversion_command_line(tmp_path, bert_and_tok, capsys):
     with pytest.raises(SystemExit):  # a folder that is no checkpoint: argparse's one-line error
         checkpoint.main([str(tmp_path / "nothing"), str(tmp_path / "out"), "--int8"])
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_averaging_two_checkpoints_stores_their_mean(tmp_path, bert_and_tok, capsys):
+    m, tok = bert_and_tok
+    torch.manual_seed(1)
+    other = Bert(m.config)  # same config and tokenizer, different weights
+    a, b, dst = tmp_path / "a", tmp_path / "b", tmp_path / "soup"
+    save(a, m, tok, {"run": "a"})
+    save(b, other, tok, {"run": "b"})
+    assert checkpoint.main([str(a), str(dst), "--average", str(b)]) == dst
+    ck, wa, wb = load(dst), m.state_dict(), other.state_dict()
+    assert ck.metrics == {"run": "a", "storage": {"dtype": "float16", "from": str(a), "averaged_with": [str(b)]}}
+    for k, v in ck.model.state_dict().items():
+        mean = (wa[k] + wb[k]) / 2
+        assert torch.equal(v, mean.half().float()), k  # the mean, then fp16 storage: nothing else
+    assert not torch.equal(wa["embeddings.tok.weight"], wb["embeddings.tok.weight"])
+    alone = checkpoint.average_states([wa])  # one state: itself
+    assert alone.keys() == wa.keys() and all(torch.equal(alone[k], v) for k, v in wa.items())
+    narrow = tmp_path / "narrow"
+    save(narrow, Bert(dataclasses.replace(m.config, d_ff=256)), tok, {})
+    with pytest.raises(SystemExit):  # another model: argparse's one-line error naming the file
+        checkpoint.main([str(a), str(tmp_path / "x"), "--average", str(narrow)])
+    assert f"{narrow}: its config or tokenizer differs" in capsys.readouterr().err
 
 
 def test_training_can_store_int8_weights(tmp_path):
