@@ -117,11 +117,13 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ beam search
     "beam.intro": {
         "en": "Beam search keeps the N best partial translations at every step and ranks the finished ones by "
-              "log-probability divided by a length penalty (α = 0.6, Wu et al. 2016). The table lists them best "
+              "log-probability divided by a length penalty (Wu et al. 2016) with each model's own α, chosen on its "
+              "validation split (`alpha` in the Models tab). The table lists them best "
               "first with their summed log-probability; choose one to see the cross attention that produced it "
               "(the model is run again, teacher-forced on that hypothesis).",
-        "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(α = 0.6, "
-              "Wu et al. 2016)로 나눈 로그 확률로 순위를 매깁니다. 표는 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
+        "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(Wu et al. "
+              "2016; α는 모델마다 검증 데이터로 고른 값이며 모델 탭의 `alpha`입니다)로 나눈 로그 확률로 "
+              "순위를 매깁니다. 표는 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
               "보여 줍니다. 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다(그 후보를 디코더 입력으로 "
               "모델을 다시 실행합니다).",
     },

@@ -189,6 +189,7 @@ class TranslationResult:
     hypotheses: list[Hypothesis]  # beam search's n-best, best first (one entry for greedy)
     chosen: int  # which hypothesis the trace shows
     notices: list[str]
+    length_penalty: float = 0.0  # beam search's alpha (the model's own, chosen on its validation split); 0 = greedy
 
     def to_json(self) -> dict:
         t = self.trace.to_json()
@@ -196,7 +197,7 @@ class TranslationResult:
                 "decoder_input_tokens": self.decoder_input_tokens, "translation": self.translation,
                 "attention": {k: t[k] for k in ("cross", "enc_self", "dec_self", "dec_self_scores")},
                 "hypotheses": [h.__dict__ for h in self.hypotheses], "chosen": self.chosen,
-                "notices": self.notices}
+                "length_penalty": self.length_penalty, "notices": self.notices}
 
 
 def _pieces(tok, ids) -> list[str]:
@@ -224,7 +225,8 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
-    hyps = beam_search(model, src, sp["bos"], sp["eos"], max_out, beam_size=beam, alpha=0.6 if beam > 1 else 0.0)[0]
+    alpha = ckpt.length_penalty if beam > 1 else 0.0  # the decoding behind the model's reported BLEU
+    hyps = beam_search(model, src, sp["bos"], sp["eos"], max_out, beam_size=beam, alpha=alpha)[0]
     hypotheses = [Hypothesis(tok.decode(list(h.tokens)), _pieces(tok, h.tokens), round(h.logprob, 4),
                              round(h.score, 4), [round(x, 4) for x in h.steps]) for h in hyps]
     chosen = min(chosen, len(hyps) - 1)
@@ -238,7 +240,7 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     if not hyps[chosen].finished:
         notices.append(Notice("The translation hit the length limit before </s>.", "no_eos"))
     return TranslationResult(name, src_tokens, produced, dec_in, hypotheses[chosen].text,
-                             trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices)
+                             trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices, alpha)
 
 
 # ----------------------------------------------------------------------------- BERT

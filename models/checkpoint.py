@@ -51,6 +51,12 @@ class Checkpoint:
     path: Path
     stored: str = ""  # what the weight files hold: "int8", "fp16" or "fp32" (load reads it; "" = not known)
 
+    @property
+    def length_penalty(self) -> float:
+        """Beam search's length-penalty alpha for this translation model: the one chosen on its validation
+        split and recorded with its test metrics, else 0.6 (Wu et al. 2016's default)."""
+        return float(self.metrics.get("test", {}).get("alpha", 0.6))
+
 
 def arch_classes(arch: str):
     if arch not in ARCHS:

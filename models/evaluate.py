@@ -155,7 +155,7 @@ def main(argv=None):
                                                      args.nsp_by_corpus, seed=seed)
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
-            alpha = args.alpha if args.alpha is not None else ckpt.metrics.get("test", {}).get("alpha", 0.6)
+            alpha = args.alpha if args.alpha is not None else ckpt.length_penalty
             res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split, device=args.device)
         print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
         recorded = ckpt.metrics.get("test") if args.split == "test" else None

@@ -92,6 +92,21 @@ def test_transformer_view_matches_the_record_for_the_chosen_head():
 
 
 @needs
+@pytest.mark.parametrize("name", ["transformer-en-fr", "transformer-ko-en", "seq2seq-dot"])
+def test_beam_search_uses_the_models_own_length_penalty(name):
+    """The app's beam ranks as the reported test BLEU was decoded: with the alpha in metrics.json."""
+    from models.decoding import length_penalty
+    ckpt = inf.registry().get(name)
+    alpha = ckpt.metrics["test"]["alpha"]
+    r = inf.translate(name, "Please call me later, when you are back home.", beam=4)
+    assert r.length_penalty == ckpt.length_penalty == alpha and r.to_json()["length_penalty"] == alpha
+    for h in r.hypotheses:  # score = log-probability / ((5 + |Y|) / 6) ** alpha, |Y| counting </s> when finished
+        n = len(h.token_logprobs)
+        assert h.score == pytest.approx(h.logprob / length_penalty(n, alpha), abs=2e-4)
+    assert inf.translate(name, EN, beam=1).length_penalty == 0.0  # greedy: no penalty
+
+
+@needs
 def test_transformer_redraw_clamps_layer_and_head():
     r = inf.translate("transformer-en-fr", EN, 1)
     L, H = r.trace.enc_self.shape[:2]
