@@ -25,7 +25,7 @@ import html
 import inspect
 import logging
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import gradio as gr
 import numpy as np
@@ -241,7 +241,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
         title = i18n.t(key, lang)
         l, h = _pick(a, layer, head)
         figs[f"{name}_grid"] = fg.head_grid(a, cols, rows, i18n.t("view.all_heads", lang, title=title),
-                                            selected=(l, h))
+                                            selected=(l, h), labels=words)
         figs[f"{name}_head"] = fg.heatmap(a[l, h], cols, rows, i18n.t("view.layer_head", lang, title=title, l=l + 1,
                                                                       h=h + 1),
                                           x_title=words["key"], y_title=words["query"])
@@ -314,7 +314,7 @@ def _bert_grid_title(lang: str = "en") -> str:
 
 def _bert_grid(r: BertResult, l: int, h: int, lang: str = "en") -> go.Figure:
     return fg.head_grid(r.trace.enc_self, r.tokens, r.tokens, _bert_grid_title(lang), selected=(l, h),
-                        segments=r.segments)
+                        segments=r.segments, labels=i18n.figure_labels(lang))
 
 
 def bert_overview(r: BertResult) -> go.Figure:
@@ -397,18 +397,36 @@ def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure,
     return r.translation, cross_overview(r), r.to_json()
 
 
+API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for inputs up to this many tokens
+
+
+def bert_api_record(r: BertResult) -> dict:
+    """The /fill_mask and /nsp JSON: the record, whose per-head attention is left out (null, with a notice)
+    past API_TRACE_MAX_TOKENS. A 256-token paragraph's 12 x 6 x 256 x 256 numbers took Gradio's JSON
+    20-40 s and grew the server by ~800 MB, holding up every other user (README, "Performance");
+    /translate's sources stop at 64 tokens anyway."""
+    n = len(r.tokens)
+    if n <= API_TRACE_MAX_TOKENS:
+        return r.to_json()
+    note = inf.Notice(f"attention.enc_self is sent for inputs of up to {API_TRACE_MAX_TOKENS} tokens (this one has "
+                      f"{n}): the figure is the last layer's mean over heads; explorer.inference in Python returns "
+                      "every layer and head for any length.", "api_trace_left_out", limit=API_TRACE_MAX_TOKENS,
+                      tokens=n)
+    return replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note]).to_json()
+
+
 @friendly
 def fill_mask_api(text: str, top_k: int = 5) -> tuple[go.Figure, go.Figure, dict]:
     """/fill_mask: (top-k bars per [MASK], last layer's mean self-attention, record JSON)."""
     r = inf.fill_mask(text, top_k)
-    return _topk_figure(r), bert_overview(r), r.to_json()
+    return _topk_figure(r), bert_overview(r), bert_api_record(r)
 
 
 @friendly
 def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dict]:
     """/nsp: (P(IsNext)/P(NotNext) bars, last layer's mean self-attention, record JSON)."""
     r = inf.nsp(sentence_a, sentence_b)
-    return _nsp_figure(r), bert_overview(r), r.to_json()
+    return _nsp_figure(r), bert_overview(r), bert_api_record(r)
 
 
 # ----------------------------------------------------------------------------- UI glue
@@ -999,8 +1017,10 @@ def build_demo() -> gr.Blocks:
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---
         with gr.Group(visible=False):
             a_text, a_model = gr.Textbox(label="text"), gr.Textbox(label="model")  # sentence A for /nsp
-            a_beam = gr.Number(1, precision=0, label="beam")
-            a_k = gr.Number(5, precision=0, label="top_k")
+            # precision=None: a fractional or non-numeric beam/top-k reaches inference's check, whose message
+            # names it ("must be between 1 and 8 (got 2.5)"), instead of being rounded or failing inside Gradio
+            a_beam = gr.Number(1, precision=None, label="beam")
+            a_k = gr.Number(5, precision=None, label="top_k")
             a_b = gr.Textbox(label="sentence_b")
             a_translation, a_cross = gr.Textbox(label="translation"), gr.Plot(label="cross_attention")
             a_topk, a_nsp = gr.Plot(label="top_k"), gr.Plot(label="next_sentence")

@@ -130,7 +130,10 @@ def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
 LABELS = {"key": "key", "query": "query", "score": "score", "weight": "weight", "masked": "masked",
           "scores_panel": "scores QKᵀ/√d_k (before softmax)", "softmax_panel": "softmax (attention weights)",
           "source": "source", "source_token": "source token", "attention_weight": "attention weight",
-          "probability": "probability", "no_mask": "No [MASK] to predict."}
+          "probability": "probability", "no_mask": "No [MASK] to predict.",
+          "grid_too_large": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
+                            "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser)."}
+MAX_GRID_CELLS = 300_000  # head_grid draws at most this many cells: 12 layers x 6 heads of 64 x 64 tokens
 
 
 def _labels(labels) -> dict:
@@ -231,15 +234,20 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
 
 def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
               selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
-              segments: Sequence[int] | None = None) -> go.Figure:
+              segments: Sequence[int] | None = None, labels: dict | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
-    shared colour scale; `selected` = (layer, head), 0-based, is outlined."""
+    shared colour scale; `selected` = (layer, head), 0-based, is outlined. Past MAX_GRID_CELLS (a
+    paragraph in a 12-layer BERT: 72 maps of 256 x 256, ~29 MB of figure JSON) a notice instead."""
     a = np.asarray(att, dtype=np.float32)
     if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
     L, H, nq, nk = a.shape
     if L == 0 or H == 0:
         return placeholder("No attention heads.", title)
+    if a.size > MAX_GRID_CELLS:
+        limit = int((MAX_GRID_CELLS / (L * H)) ** 0.5)
+        return placeholder(_labels(labels)["grid_too_large"].format(limit=limit, tokens=max(nq, nk), maps=L * H),
+                           title)
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     # Hover names each cell's tokens through category axes ("#3 the": the position keeps repeated
     # tokens apart) rather than per-cell customdata: the grid repeats its labels per head, not per

@@ -335,6 +335,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.attention_weight": {"en": "attention weight", "ko": "어텐션 가중치"},
     "fig.probability": {"en": "probability", "ko": "확률"},
     "fig.no_mask": {"en": "No [MASK] to predict.", "ko": "예측할 [MASK]가 없습니다."},
+    "fig.grid_too_large": {
+        "en": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
+              "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser).",
+        "ko": "모든 헤드를 한눈에 보는 격자는 {limit}개 토큰까지의 입력에만 그립니다. 이 입력은 {tokens}개 토큰입니다"
+              "({tokens} × {tokens} 지도 {maps}개는 브라우저를 멈추게 합니다)."},
     "view.target_produced": {"en": "target (produced)", "ko": "타깃 (생성)"},
     "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
     "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
@@ -591,6 +596,24 @@ STRINGS: dict[str, dict[str, str]] = {
                     "ko": "번역이 </s>에 이르기 전에 길이 제한에 닿았습니다."},
     "note.bert_cut": {"en": "Input cut to BERT's {limit} tokens ({dropped} dropped).",
                       "ko": "입력을 BERT의 토큰 {limit}개로 잘랐습니다({dropped}개 제외)."},
+    "note.specials_dropped": {
+        "en": "Left out {tokens}: the model adds its own special tokens, and typed ones would be read as real ones.",
+        "ko": "{tokens}은(는) 뺐습니다. 특수 토큰은 모델이 직접 붙이며, 입력에 적은 것은 진짜 특수 토큰으로 읽히기 "
+              "때문입니다."},
+    "note.unknown_tokens": {
+        "en": "{n} of {total} input tokens are unknown to this model (read as {token}).",
+        "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음)."},
+    "note.unknown_tokens_lang": {
+        "en": "{n} of {total} input tokens are unknown to this model (read as {token}). Is it in a language this "
+              "model reads ({reading})?",
+        "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음). 이 모델이 읽는 언어"
+              "({reading})로 쓴 문장인가요?"},
+    "note.api_trace_left_out": {
+        "en": "attention.enc_self is sent for inputs of up to {limit} tokens (this one has {tokens}): the figure is "
+              "the last layer's mean over heads; explorer.inference in Python returns every layer and head for any "
+              "length.",
+        "ko": "attention.enc_self는 {limit}개 토큰까지의 입력에만 보냅니다(이 입력은 {tokens}개). 그림은 마지막 층의 "
+              "헤드 평균이며, 파이썬의 explorer.inference는 길이와 상관없이 모든 층과 헤드를 돌려줍니다."},
     "note.unavailable": {"en": "{name} is not available.", "ko": "{name}을(를) 사용할 수 없습니다."},
     "note.unavailable_why": {"en": "{name} is not available: {why}.", "ko": "{name}을(를) 사용할 수 없습니다: {why}."},
     "note.of_model": {"en": "{name}: {notice}", "ko": "{name}: {notice}"},

@@ -124,6 +124,10 @@ def registry() -> Registry:
 # ----------------------------------------------------------------------------- input hygiene
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Invisible format characters (Unicode category Cf: zero-width space and joiners, BOM, bidi marks, soft
+# hyphen, tags): dropped, so that a lone zero-width space is an empty input rather than an <unk> to translate.
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+                        "\ufff9-\ufffb\U000e0000-\U000e007f]")
 
 
 def _shown(value, limit: int = 60) -> str:
@@ -142,7 +146,7 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
         raise UserError(f"The {what} must be text.", "not_text", what=what)
     notices = []
     text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> '?'
-    text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    text = _CONTROL.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFC", text))).strip()
     text = re.sub(r"\s+", " ", text)
     if not text:
         raise UserError(f"Please type a {what}: the input is empty.", "empty", what=what)
@@ -164,6 +168,32 @@ def _check_int(value, name: str, lo: int, hi: int) -> int:
         raise UserError(f"{name} must be between {lo} and {hi} (got {_shown(value)}).", "range", name=name, lo=lo,
                         hi=hi, value=_shown(value))
     return v
+
+
+def drop_typed_specials(text: str, specials, what: str = "sentence") -> tuple[str, list[str]]:
+    """(text without the special tokens typed into it, notices). The model adds its own ([CLS] and [SEP],
+    </s>); a typed one would be read as the real thing, e.g. a [SEP] that splits nothing into segments."""
+    pattern = re.compile("|".join(re.escape(t) for t in specials), re.IGNORECASE)
+    found = sorted({m.group(0) for m in pattern.finditer(text)})
+    if not found:
+        return text, []
+    text = re.sub(r"\s+", " ", pattern.sub(" ", text)).strip()
+    if not text:
+        raise UserError(f"Please type a {what}: the input is empty.", "empty", what=what)
+    shown = ", ".join(found)
+    return text, [Notice(f"Left out {shown}: the model adds its own special tokens, and typed ones would be read as "
+                         "real ones.", "specials_dropped", tokens=shown)]
+
+
+def unknown_notice(ids: list[int], unk: int | None, token: str, reading: str = "") -> list[str]:
+    """A notice when some of the model's input tokens are its unknown token (emoji, another script)."""
+    n = sum(i == unk for i in ids) if unk is not None else 0
+    if not n:
+        return []
+    more = f" Is it in a language this model reads ({reading})?" if reading and 2 * n >= len(ids) else ""
+    return [Notice(f"{n} of {len(ids)} input tokens are unknown to this model (read as {token}).{more}",
+                   "unknown_tokens_lang" if more else "unknown_tokens", n=n, total=len(ids), token=token,
+                   reading=reading)]
 
 
 # ----------------------------------------------------------------------------- translation
@@ -215,6 +245,8 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     chosen = _check_int(chosen, "Hypothesis", 0, beam - 1)
     text, notices = clean_text(text)
     tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)
+    text, more = drop_typed_specials(text, [tok.id_to_token(i) for i in sp.values()])
+    notices += more
     ids = tok.encode(text, add_special_tokens=False).ids
     limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
     if len(ids) > limit:
@@ -223,6 +255,7 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
         ids = ids[:limit]
     if not ids:
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
+    notices += unknown_notice(ids, sp.get("unk"), "<unk>", ckpt.metrics.get("data", {}).get("direction", ""))
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
     alpha = ckpt.length_penalty if beam > 1 else 0.0  # the decoding behind the model's reported BLEU
@@ -298,11 +331,26 @@ def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
     return ids, segs
 
 
+def _bert_texts(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tuple[str, str | None]:
+    """Sentences A and B without typed [CLS]/[SEP]/[PAD]/[UNK] ([MASK] stays: it is the question)."""
+    sp = special_ids(ckpt.tokenizer)
+    typed = [ckpt.tokenizer.id_to_token(i) for k, i in sp.items() if k != "mask"]
+    a, more = drop_typed_specials(a, typed, "first sentence" if b is not None else "sentence")
+    notices += more
+    if b is not None:
+        b, more = drop_typed_specials(b, typed, "second sentence")
+        notices += [n for n in more if n not in notices]
+    return a, b
+
+
 @torch.inference_mode()
 def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list[str]) -> BertResult:
     tok = ckpt.tokenizer
+    a, b = _bert_texts(ckpt, a, b, notices)
     ids, segs = _encode_bert(ckpt, a, b, notices)
-    mask_id = special_ids(tok)["mask"]
+    sp = special_ids(tok)
+    notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]")
+    mask_id = sp["mask"]
     at = [i for i, t in enumerate(ids) if t == mask_id]  # the MLM head runs at the [MASK]s alone
     out = ckpt.model(torch.tensor([ids]), torch.tensor([segs]), need_weights=True,
                      mlm_positions=torch.tensor([at], dtype=torch.long))

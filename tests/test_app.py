@@ -194,6 +194,22 @@ def test_api_endpoints_return_figures_and_the_records_json():
     assert any(t.startswith("B·") for t in grid.layout.xaxis.ticktext)  # segments marked, as in the UI
 
 
+@needs
+def test_bert_api_leaves_out_the_per_head_trace_of_a_paragraph_and_says_so():
+    short = "the man went to the [MASK] ."
+    assert app.bert_api_record(inf.fill_mask(short)) == inf.fill_mask(short).to_json()
+    paragraph = "[MASK] " + " ".join(["the cat sat on the mat by the door ."] * 12)
+    r = inf.fill_mask(paragraph)
+    assert len(r.tokens) > app.API_TRACE_MAX_TOKENS
+    _, grid, trace = app.fill_mask_api(paragraph, 5)
+    assert trace["attention"] == {"enc_self": None} and trace["tokens"] == r.tokens
+    assert trace["masks"] == r.to_json()["masks"] and trace["notices"][:-1] == r.notices
+    assert f"up to {app.API_TRACE_MAX_TOKENS} tokens (this one has {len(r.tokens)})" in trace["notices"][-1]
+    np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)  # the figure still
+    _, _, trace = app.nsp_api(paragraph.replace("[MASK] ", ""), "he bought a gallon of milk .")
+    assert trace["attention"] == {"enc_self": None} and trace["is_next"] is not None
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda: app.translate_api("", "transformer-en-fr"), "Please type a sentence"),
     (lambda: app.translate_api(EN, "no-such-model"), "Unknown model 'no-such-model'"),

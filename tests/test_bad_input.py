@@ -38,7 +38,8 @@ WORDS_10K_CHARS = ("the quick brown fox jumps over the lazy dog " * 300)[:10_000
 TWO_THOUSAND_WORDS = " ".join(["word"] * 2000)
 
 # name -> text; each must either work or raise UserError (EMPTY ones must raise it)
-EMPTY = {"empty": "", "whitespace": " \t\n\u3000 ", "only control chars": "\x00\x01\x1b\x7f"}
+EMPTY = {"empty": "", "whitespace": " \t\n\u3000 ", "only control chars": "\x00\x01\x1b\x7f",
+         "only invisible chars": "\u200b\ufeff\u200d\u2060"}
 ODD = {
     "punctuation": "?!... ,;: -- '\" ((()))",
     "emoji": "😀🎉 👍🏽 👨‍👩‍👧",
@@ -47,6 +48,7 @@ ODD = {
     "lone surrogate": "\ud800abc \udfff",
     "xss img": XSS_IMG,
     "xss script": XSS_SCRIPT,
+    "typed special tokens": "[CLS] </s> hello [SEP] <unk> [pad] <s>",
 }
 LONG = {"10,000 chars": WORDS_10K_CHARS, "2,000 words": TWO_THOUSAND_WORDS}
 ALL = {**EMPTY, **ODD, **LONG}
@@ -187,6 +189,31 @@ def test_fill_mask_lower_case_mask_is_accepted():
         lower = inf.fill_mask(variant)
         assert lower.tokens == upper.tokens and lower.masks == upper.masks
         np.testing.assert_array_equal(lower.trace.enc_self, upper.trace.enc_self)
+
+
+def test_typed_special_tokens_are_left_out_with_a_notice():
+    """A typed [SEP] or </s> would be read as the real one (a [SEP] in segment A, an early end of source)."""
+    plain, typed = inf.fill_mask("I am a [MASK]."), inf.fill_mask("[CLS] I am a [MASK]. [SEP] [PAD]")
+    assert typed.tokens == plain.tokens and typed.masks == plain.masks and not plain.notices
+    assert typed.notices == ["Left out [CLS], [PAD], [SEP]: the model adds its own special tokens, and typed ones "
+                             "would be read as real ones."]
+    r = inf.translate("transformer-en-fr", "</s> I am a student. <s>")
+    assert r.source_tokens == inf.translate("transformer-en-fr", "I am a student.").source_tokens
+    assert r.notices and "Left out </s>, <s>" in r.notices[0]
+    with pytest.raises(UserError, match="Please type a first sentence"):
+        inf.nsp("[SEP]", "he bought a gallon of milk .")
+
+
+def test_unknown_tokens_are_noticed():
+    r = inf.translate("transformer-en-fr", "나는 학생 입니다")  # Korean into the English reader
+    n = sum(t == "<unk>" for t in r.source_tokens)
+    assert n >= 2 and r.notices == [f"{n} of {len(r.source_tokens) - 1} input tokens are unknown to this model (read "
+                                    "as <unk>). Is it in a language this model reads (en-fr)?"]
+    assert not inf.translate("transformer-en-fr", "I am a student.").notices
+    assert inf.translate("transformer-en-fr", "I am a student 😀.").notices == [
+        "1 of 7 input tokens are unknown to this model (read as <unk>)."]
+    b = inf.fill_mask("😀 [MASK] 🎉")
+    assert b.tokens.count("[UNK]") == 2 and "2 of 3 input tokens are unknown to this model" in b.notices[0]
 
 
 @pytest.mark.parametrize("b", ["", "   ", None, "\x00"])

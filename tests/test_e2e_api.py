@@ -181,7 +181,12 @@ def _user_error(fn, *args, **kwargs) -> str:
     ("/fill_mask", (MASKED, 0), lambda reg: _user_error(inf.fill_mask, MASKED, 0, reg=reg)),
     ("/fill_mask", ("no mask here .", 5), lambda reg: _user_error(inf.fill_mask, "no mask here .", 5, reg=reg)),
     ("/nsp", (MASKED, "   "), lambda reg: _user_error(inf.nsp, MASKED, "   ", reg=reg)),
-], ids=["empty text", "beam 0", "unknown model", "fill empty", "top_k 0", "no mask", "nsp blank B"])
+    # not rounded, and not refused inside Gradio with its generic message: the check's own words
+    ("/translate", (EN, "transformer-en-fr", 2.5), lambda reg: "Beam size must be between 1 and 8 (got 2.5)."),
+    ("/translate", (EN, "transformer-en-fr", "abc"), lambda reg: "Beam size must be a whole number between 1 and 8."),
+    ("/fill_mask", (MASKED, 1.5), lambda reg: "top-k must be between 1 and 100 (got 1.5)."),
+], ids=["empty text", "beam 0", "unknown model", "fill empty", "top_k 0", "no mask", "nsp blank B", "beam 2.5",
+        "beam abc", "top_k 1.5"])
 def test_bad_input_is_a_clean_error(client, reg, api_name, args, python_call):
     with pytest.raises(AppError) as e:  # the error the app raised, not a transport failure
         client.predict(*args, api_name=api_name)

@@ -154,6 +154,20 @@ def test_head_grid_without_selection_and_bad_shape():
         fg.head_grid(probs(2, 3, 3), list("abc"), list("abc"), "g")  # 3-D: not [L, H, q, k]
 
 
+def test_head_grid_past_its_cell_budget_says_why_instead_of_drawing():
+    """72 maps of 256 x 256 (a paragraph in a 12-layer BERT) were ~29 MB of figure JSON."""
+    fits = int((fg.MAX_GRID_CELLS / 72) ** 0.5)  # 64 tokens for 12 layers x 6 heads
+    toks = [f"t{i}" for i in range(fits)]
+    assert len(fg.head_grid(probs(12, 6, fits, fits), toks, toks, "g").data) == 72
+    toks += ["one more"]
+    fig = fg.head_grid(probs(12, 6, fits + 1, fits + 1), toks, toks, "g",
+                       labels={"grid_too_large": "{limit}/{tokens}/{maps}"})
+    assert not fig.data and fig.layout.title.text == "g"
+    assert fig.layout.annotations[0].text == f"{fits}/{fits + 1}/72"
+    english = fg.head_grid(probs(12, 6, 65, 65), toks, toks, "g").layout.annotations[0].text
+    assert "up to 64 tokens; this one has 65" in english
+
+
 def test_segments_label_ticks_and_divide_the_matrix():
     toks = ["[CLS]", "the", "[SEP]", "he", "[SEP]"]
     segs = [0, 0, 0, 1, 1]
