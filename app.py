@@ -403,7 +403,7 @@ API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for i
 def bert_api_record(r: BertResult) -> dict:
     """The /fill_mask and /nsp JSON: the record, whose per-head attention is left out (null, with a notice)
     past API_TRACE_MAX_TOKENS. A 256-token paragraph's 12 x 6 x 256 x 256 numbers took Gradio's JSON
-    20-40 s and grew the server by ~800 MB, holding up every other user (README, "Performance");
+    ~30 s and grew the server by ~400 MiB, holding up every other user (bench/long_input.py);
     /translate's sources stop at 64 tokens anyway."""
     n = len(r.tokens)
     if n <= API_TRACE_MAX_TOKENS:

@@ -173,6 +173,9 @@ def _check_int(value, name: str, lo: int, hi: int) -> int:
 def drop_typed_specials(text: str, specials, what: str = "sentence") -> tuple[str, list[str]]:
     """(text without the special tokens typed into it, notices). The model adds its own ([CLS] and [SEP],
     </s>); a typed one would be read as the real thing, e.g. a [SEP] that splits nothing into segments."""
+    specials = [t for t in specials if t]
+    if not specials:  # an empty alternation would match everywhere
+        return text, []
     pattern = re.compile("|".join(re.escape(t) for t in specials), re.IGNORECASE)
     found = sorted({m.group(0) for m in pattern.finditer(text)})
     if not found:

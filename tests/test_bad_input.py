@@ -202,6 +202,7 @@ def test_typed_special_tokens_are_left_out_with_a_notice():
     assert r.notices and "Left out </s>, <s>" in r.notices[0]
     with pytest.raises(UserError, match="Please type a first sentence"):
         inf.nsp("[SEP]", "he bought a gallon of milk .")
+    assert inf.drop_typed_specials("a b", []) == ("a b", [])  # a tokenizer without specials: nothing to drop
 
 
 def test_unknown_tokens_are_noticed():
