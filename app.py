@@ -459,10 +459,11 @@ def _ui_bert(view: BertView, layer, head) -> list:
     return _values(view)[:-2] + _sliders(view.n_layers, view.n_heads, layer, head)
 
 
-def _seq2seq_choices(reg) -> list[tuple[str, str]]:
+def _seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:
     names = set(reg.names("seq2seq")) | {n for n in reg.errors if n.startswith("seq2seq-")}
     order = [f"seq2seq-{k}" for k in SCORE_FUNCTIONS] + sorted(names)
-    return [(SCORE_FUNCTIONS.get(n.removeprefix("seq2seq-"), n), n) for n in dict.fromkeys(order) if n in names]
+    labels = {**SCORE_FUNCTIONS, "none": i18n.t("s2s.none_choice", lang)}  # the formulas read the same in Korean
+    return [(labels.get(n.removeprefix("seq2seq-"), n), n) for n in dict.fromkeys(order) if n in names]
 
 
 _NOT_METRICS = {"score", "step", "n", "averaged", "seconds_cpu", "beam", "split"}
@@ -655,6 +656,12 @@ def language_updates(localized: Localized, choice) -> list[dict]:
 # ----------------------------------------------------------------------------- layout
 
 
+def _depth(reg, name: str | None) -> tuple[int, int]:
+    """(layers, heads) of a loaded model, for the sliders drawn before its first run; (8, 8) when none."""
+    c = reg.models[name].config if name in reg.models else None
+    return (c.n_layers, c.n_heads) if c else (8, 8)
+
+
 def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
     with gr.Row():
         layer = L(gr.Slider, "common.layer", 1, layers, value=1, step=1)
@@ -750,7 +757,7 @@ def build_demo() -> gr.Blocks:
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
             t_hyps = L(gr.Dataframe, "tr.hyps", interactive=False)
-            t_layer, t_head = _layer_head_sliders(L)
+            t_layer, t_head = _layer_head_sliders(L, *_depth(reg, t_names[0] if t_names else None))
             with L(gr.Tab, "tab.enc"):
                 t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
             with L(gr.Tab, "tab.dec"):
@@ -825,7 +832,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Column():
                     b_nspfig = L(gr.Plot, "bert.nspfig")
                     b_nsptext = gr.Markdown()
-            b_layer, b_head = _layer_head_sliders(L)
+            b_layer, b_head = _layer_head_sliders(L, *_depth(reg, bert_default))
             b_grid, b_headfig = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
             b_files = _downloads(L, "bert.files")
             b_state = gr.State(None)
@@ -852,7 +859,8 @@ def build_demo() -> gr.Blocks:
                 ro_names = bert_names + trans_names
                 with gr.Row():
                     ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
-                    ro_layer = L(gr.Slider, "common.layer", 1, 8, value=8, step=1)
+                    ro_depth = _depth(reg, ro_names[0] if ro_names else None)[0]  # rollout through all layers
+                    ro_layer = L(gr.Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
@@ -867,17 +875,17 @@ def build_demo() -> gr.Blocks:
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
                              concurrency_id="models", api_visibility="private")
+                ro_model.input(lambda name: gr.Slider(1, max(_depth(reg, name)[0], 2), value=_depth(reg, name)[0]),
+                               ro_model, ro_layer, show_progress="hidden", api_visibility="private")
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
             with L(gr.Tab, "tab.qk"):
                 L(gr.Markdown, "qk.intro")
-                qk_config = reg.models[bert_default].config if bert_default else None
                 with gr.Row():
                     qk_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1)
                     qk_query = L(gr.Dropdown, "qk.query", choices=[], value=0, allow_custom_value=True)
-                qk_layer, qk_head = _layer_head_sliders(L, qk_config.n_layers if qk_config else 8,
-                                                        qk_config.n_heads if qk_config else 8)
+                qk_layer, qk_head = _layer_head_sliders(L, *_depth(reg, bert_default))
                 qk_text = L(gr.Textbox, "common.sentence", "the cat sat on the mat because it was tired .",
                             max_lines=3)
                 qk_btn = L(gr.Button, "qk.run", variant="primary")
@@ -1012,6 +1020,14 @@ def build_demo() -> gr.Blocks:
                     api_visibility="private")
         lang.change(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice)), lang, models_table,
                     show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
+        # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
+        lang.change(lambda choice: gr.Radio(choices=_seq2seq_choices(reg, i18n.lang_code(choice))), lang, s_model,
+                    show_progress="hidden", api_visibility="private")
+        if sn_names:
+            lang.change(_ui_snapshots, [sn_model, sn_probe, sn_k, sn_layer, lang], sn_views, show_progress="hidden",
+                        api_visibility="private")
+        lang.change(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], show_progress="hidden",
+                    api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

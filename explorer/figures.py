@@ -89,7 +89,9 @@ def _font_size(n: int) -> int:
 
 
 def _cell_px(n: int) -> float:
-    return float(np.clip(560 / max(n, 1), 13, 40))
+    """Pixels per matrix cell: a short sentence's map is drawn large enough to read on a classroom projector
+    (7 tokens: 72 px; at most 40 px made it ~230 px wide in a 1200 px panel), a long one still fits."""
+    return float(np.clip(640 / max(n, 1), 13, 72))
 
 
 def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:

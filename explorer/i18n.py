@@ -75,6 +75,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "토큰에 준 어텐션 가중치입니다. 'I am a student.'는 'je suis étudiant'로 번역되어야 합니다. "
               "모델이 영어 문장을 읽으므로 예시도 영어입니다.",
     },
+    "s2s.none_choice": {"en": "none (no attention)", "ko": "없음 (어텐션 없음)"},
     "s2s.score": {"en": "Score function", "ko": "점수 함수"},
     "s2s.text": {"en": "English sentence", "ko": "영어 문장"},
     "s2s.align": {"en": "Alignment (target × source)", "ko": "정렬 (타깃 × 소스)"},
@@ -118,15 +119,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "beam.intro": {
         "en": "Beam search keeps the N best partial translations at every step and ranks the finished ones by "
               "log-probability divided by a length penalty (Wu et al. 2016) with each model's own α, chosen on its "
-              "validation split (`alpha` in the Models tab). The table lists them best "
+              "validation split (shown under the translation). The table lists them best "
               "first with their summed log-probability; choose one to see the cross attention that produced it "
               "(the model is run again, teacher-forced on that hypothesis).",
         "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(Wu et al. "
-              "2016; α는 모델마다 검증 데이터로 고른 값이며 모델 탭의 `alpha`입니다)로 나눈 로그 확률로 "
+              "2016; α는 모델마다 검증 데이터로 고른 값이며 번역 아래에 표시됩니다)로 나눈 로그 확률로 "
               "순위를 매깁니다. 표는 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
               "보여 줍니다. 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다(그 후보를 디코더 입력으로 "
               "모델을 다시 실행합니다).",
     },
+    "beam.alpha": {"en": "Length penalty of {model}: α = {alpha:.1f} (chosen on its validation split; score = "
+                         "log-prob / ((5 + length) / 6)^α).",
+                   "ko": "{model}의 길이 패널티: α = {alpha:.1f} (검증 데이터로 고른 값; 점수 = 로그 확률 / "
+                         "((5 + 길이) / 6)^α)."},
     "beam.size": {"en": "Beam size N", "ko": "빔 크기 N"},
     "beam.run": {"en": "Search", "ko": "탐색하기"},
     "beam.table": {"en": "Hypotheses with log-probabilities", "ko": "번역 후보와 로그 확률"},

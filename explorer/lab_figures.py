@@ -107,7 +107,7 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         titles.append(f"{_esc(_field(r, 'name'))}<br>{_esc(note)}")
     fig = make_subplots(rows=2, cols=n, specs=[[{}] * n, [{"colspan": n}] + [None] * (n - 1)],
                         row_heights=[0.62, 0.38], subplot_titles=titles + [_esc(w["entropy_per_target"])],
-                        vertical_spacing=0.18, horizontal_spacing=0.03)
+                        vertical_spacing=0.18, horizontal_spacing=0.07)  # room for every panel's own rows
     first_scale = True
     for i, r in enumerate(results, 1):
         src, tgt, cross = _field(r, "source_tokens"), _field(r, "target_tokens"), _field(r, "cross")
@@ -123,7 +123,8 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         fig.add_trace(_heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name"))), 1, i)
         first_scale = False
         fig.update_xaxes(**_ticks(src), tickangle=-60, row=1, col=i)
-        fig.update_yaxes(**_ticks(tgt), autorange="reversed", showticklabels=i == 1, row=1, col=i)
+        # every panel its own target rows: each score function's model translates the sentence its own way
+        fig.update_yaxes(**_ticks(tgt), autorange="reversed", row=1, col=i)
     uniform = set()
     for i, r in enumerate(results):
         ent = _field(r, "entropy")

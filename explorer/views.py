@@ -243,7 +243,8 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
                           x_title=t("fig.source", lang), y_title=t("view.target_produced", lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
-    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, lang=lang), files, r)
+    alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
+    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r)
 
 
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
@@ -254,7 +255,8 @@ def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamVie
     table = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                            "tokens": " ".join(h.tokens)} for i, h in enumerate(hyps)])
     table = localized(table, lang)
-    choices = [(f"#{i + 1}  {h.text}  ({t('col.log-prob', lang)} {h.logprob:.3f})", i) for i, h in enumerate(hyps)]
+    choices = [(f"#{i + 1}  {h.text}  ({t('col.score', lang)} {h.score:.3f}, {t('col.log-prob', lang)} "
+                 f"{h.logprob:.3f})", i) for i, h in enumerate(hyps)]  # ranked by the score
     return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
 
 
