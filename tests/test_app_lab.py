@@ -3,6 +3,7 @@ they draw or tabulate is the number explorer.lab / inference / snapshots / live 
 language switch reaches every registered component with a Korean string and no key is missing;
 live training yields row-stochastic alignments and stops at its cap; a custom BERT joins the
 BERT views and the Hub box exists only when the operator turns it on."""
+import html
 import json
 import math
 import re
@@ -53,6 +54,8 @@ def test_score_functions_view_draws_and_tabulates_each_models_attention():
     with_attention = [r for r in c.results if r.cross is not None]
     for trace, r in zip(heatmaps(v.figure), with_attention):  # one heatmap per model with attention, in order
         np.testing.assert_allclose(np.asarray(trace.z), r.cross, rtol=1e-6)
+        yaxis = v.figure.layout["yaxis" + trace.yaxis[1:]]  # each panel labels its own model's output rows
+        assert yaxis.showticklabels is not False and [html.unescape(t) for t in yaxis.ticktext] == r.target_tokens
     lines = [t for t in v.figure.data if t.type == "scatter" and t.mode == "lines+markers"]
     for line, r in zip(lines, with_attention):
         np.testing.assert_allclose(np.asarray(line.y), r.entropy)
@@ -100,6 +103,10 @@ def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
     assert list(v.table["translation"]) == [h.text for h in ref.hypotheses]
     assert list(v.table["log-prob"]) == [h.logprob for h in ref.hypotheses]
     assert [value for _, value in v.choices] == list(range(len(ref.hypotheses)))
+    assert [label.split("  ")[-1] for label, _ in v.choices] == [  # what ranks them, and the log-prob
+        f"(score {h.score:.3f}, log-prob {h.logprob:.3f})" for h in ref.hypotheses]
+    alpha = inf.registry().get(model).length_penalty
+    assert f"α = {alpha:.1f}" in v.chosen.notice and ref.length_penalty == alpha
     np.testing.assert_allclose(np.asarray(v.figure.data[0].x), [h.score for h in ref.hypotheses])
     for i in range(len(ref.hypotheses)):
         c = vw.beam_choice(LONG, model, beam, i)
