@@ -727,6 +727,9 @@ def build_demo() -> gr.Blocks:
             s_btn.click(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
                         concurrency_id="models", api_visibility="private")
+            s_model.input(_ui_seq2seq, [s_text, s_model, lang],  # another score function: its translation at once
+                          [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
+                          concurrency_id="models", api_visibility="private")
             s_step.input(seq2seq_step, [s_state, s_step, lang], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -931,8 +934,9 @@ def build_demo() -> gr.Blocks:
                 pos_table = L(gr.Plot, "pos.table")
                 pos_sent = L(gr.Plot, "pos.sentence")
                 pos_files = _downloads(L)
-                pos_btn.click(_ui_positional, [pos_len, pos_d, pos_text, pos_model, lang],
-                              [pos_table, pos_sent, pos_md, pos_files], concurrency_id="models", api_visibility="private")
+                for trigger in (pos_btn.click, pos_len.release, pos_d.release):  # the sliders redraw at once
+                    trigger(_ui_positional, [pos_len, pos_d, pos_text, pos_model, lang],
+                            [pos_table, pos_sent, pos_md, pos_files], concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
         with L(gr.Tab, "tab.training"):

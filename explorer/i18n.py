@@ -253,8 +253,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). 두 위치의 내적은 위치 사이의 거리에만 의존합니다. 문장을 "
               "넣으면 모델의 위치 인코딩을 더했을 때 토큰 임베딩(√d_model 배, 3.4절)이 어떻게 달라지는지 보여 줍니다.",
     },
-    "pos.max_len": {"en": "Positions", "ko": "위치 개수"},
-    "pos.d_model": {"en": "d_model (even)", "ko": "d_model (짝수)"},
+    "pos.max_len": {"en": "Positions in the PE table", "ko": "PE 표의 위치 개수"},
+    "pos.d_model": {"en": "d_model of the PE table (even; the sentence uses its model's own)",
+                    "ko": "PE 표의 d_model (짝수; 문장은 모델 자신의 값을 씀)"},
     "pos.text": {"en": "Sentence (optional)", "ko": "문장 (선택)"},
     "pos.model": {"en": "Translation model for the sentence", "ko": "문장에 쓸 번역 모델"},
     "pos.run": {"en": "Draw", "ko": "그리기"},

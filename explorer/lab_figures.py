@@ -313,7 +313,7 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
 
     lim = float(max(np.abs(q).max(initial=0), np.abs(k).max(initial=0))) or 1.0
     fig = make_subplots(rows=3, cols=2, specs=[[{"colspan": 2}, None], [{"colspan": 2}, None], [{}, {}]],
-                        row_heights=[0.12, 0.48, 0.40], vertical_spacing=0.1,
+                        row_heights=[0.12, 0.48, 0.40], vertical_spacing=0.13,
                         subplot_titles=[_esc(w["qk_query"].format(token=tokens[query_index])), _esc(w["qk_keys"]),
                                         "q · k_j / √d_k", _esc(w["softmax"])])
     fig.add_trace(go.Heatmap(z=q[None], colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim, showscale=False,
@@ -332,9 +332,9 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
     fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=2, col=1)
     fig.update_xaxes(title_text=_esc(w["qk_dim"]), row=2, col=1)
     for col in (1, 2):
-        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=3, col=col)
+        fig.update_xaxes(**_ticks(tokens), tickangle=-60, automargin=True, row=3, col=col)
     fig.update_yaxes(range=[0, 1], row=3, col=2)
-    fig.update_layout(height=720)
+    fig.update_layout(height=800, margin=dict(b=110))  # the slanted key tokens under the bars, "[CLS]" in full
     return fig
 
 

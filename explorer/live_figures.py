@@ -109,6 +109,8 @@ def loss_figure(steps, losses, words: dict | None = None) -> go.Figure:
         raise ValueError(f"{len(losses)} losses for {len(steps)} steps")
     fig = go.Figure(go.Scatter(x=steps, y=losses, mode="lines+markers", name=w["loss"],
                                hovertemplate=f"{w['step']} %{{x}}: %{{y:.3f}}<extra></extra>"))
-    fig.update_layout(xaxis_title=w["step"], yaxis_title=w["cross_entropy"], yaxis_rangemode="tozero",
-                      margin=dict(l=10, r=10, t=10, b=10), height=240)
+    # the range is set, not left to autorange: streamed redraws kept the first, higher loss outside it
+    top = max((v for v in losses if np.isfinite(v)), default=1.0) * 1.08 or 1.0
+    fig.update_layout(xaxis_title=w["step"], yaxis_title=w["cross_entropy"], yaxis_range=[0, top],
+                      margin=dict(l=70, r=10, t=40, b=10), height=260)  # room for the y title and the plot's label
     return fig
