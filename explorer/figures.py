@@ -326,7 +326,7 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
         return placeholder(w0["no_mask"], title)
     # one row per [MASK], laid out as make_subplots(len(masks), 1, vertical_spacing=gap) would
     n = len(masks)
-    gap = min(0.12, 0.5 / n)
+    gap = min(0.15, 0.6 / n)  # room for a row's tick labels and the next row's title
     h = (1 - (n - 1) * gap) / n
     bars, layout, titles = [], {}, []
     for r, (label, toks, probs) in enumerate(masks):
@@ -339,8 +339,9 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
             type="bar", x=p, y=list(range(len(p))), orientation="h", customdata=[_esc(t) for t in toks],
             name=_esc(label), text=[f"{v:.4f}" for v in p], textposition="auto", showlegend=False,
             hovertemplate="%{customdata}: %{x:.4f}<extra></extra>", xaxis=f"x{k}", yaxis=f"y{k}"))
-        layout[f"xaxis{k}"] = dict(domain=[0.0, 1.0], anchor=f"y{k}", title=dict(text=_esc(w0["probability"])),
-                                   rangemode="tozero")
+        last = r == n - 1  # one "probability" title, under the last row: above, it ran into the next row's title
+        layout[f"xaxis{k}"] = dict(domain=[0.0, 1.0], anchor=f"y{k}",
+                                   title=dict(text=_esc(w0["probability"]) if last else ""), rangemode="tozero")
         layout[f"yaxis{k}"] = dict(_token_axis([str(t) for t in toks], ""), domain=[max(0.0, top - h), top],
                                    anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
         titles.append(_subplot_title(_esc(label), 0.5, top))

@@ -396,7 +396,9 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": "#bbb"}, hoverinfo="skip", showlegend=False), 1, 2)
     fig.add_trace(go.Scatter(
         x=[n["depth"] for n in nodes], y=[n["lane"] for n in nodes], mode="markers+text",
-        text=[_esc(n["token"]) for n in nodes], textposition="top center",
+        text=[_esc(n["token"]) for n in nodes],
+        # above and below in turn, so that neighbouring subwords ("▁traversé", "▁la") do not run together
+        textposition=["top center" if n["depth"] % 2 == 0 else "bottom center" for n in nodes],
         customdata=[[n["logprob"], n["cumulative"]] for n in nodes],
         hovertemplate="%{text}<br>log p(token) %{customdata[0]:.4f}<br>cumulative %{customdata[1]:.4f}<extra></extra>",
         marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
@@ -404,5 +406,5 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
     fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
     fig.update_xaxes(title_text=_esc(w["step"]), dtick=1, row=1, col=2)
-    fig.update_layout(height=max(260, 70 * len(hyps) + 120))
+    fig.update_layout(height=max(300, 90 * len(hyps) + 140))
     return fig
