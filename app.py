@@ -867,9 +867,9 @@ def build_demo() -> gr.Blocks:
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
-                with gr.Row():
-                    ro_rollout = L(gr.Plot, "ro.rollout")
-                    ro_rowent = L(gr.Plot, "ro.row_entropy")
+                # full width, one under the other: in half a row the token labels ran together
+                ro_rollout = L(gr.Plot, "ro.rollout")
+                ro_rowent = L(gr.Plot, "ro.row_entropy")
                 with gr.Row():
                     ro_grid = L(gr.Plot, "ro.grid")
                     ro_entropy = L(gr.Plot, "ro.entropy")
@@ -995,10 +995,10 @@ def build_demo() -> gr.Blocks:
                 len_first = _safe_initial(vw.length_view)
                 len_btn = L(gr.Button, "len.refresh", size="sm")
                 len_msg = gr.Markdown(len_first.message if len_first else "")
-                with gr.Row():
-                    len_fig = L(gr.Plot, "len.figure", value=len_first.figure if len_first else None, scale=3)
-                    len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
-                                  interactive=False, scale=2)
+                # one above the other: beside the figure, the table hid its buckets' columns
+                len_fig = L(gr.Plot, "len.figure", value=len_first.figure if len_first else None)
+                len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
+                              interactive=False)
                 len_files = _downloads(L)
                 len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models",
                               api_visibility="private")
@@ -1006,7 +1006,8 @@ def build_demo() -> gr.Blocks:
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):
             L(gr.Markdown, "models.intro")
-            models_table = gr.Dataframe(_models_table(reg), interactive=False, wrap=True)
+            models_table = gr.Dataframe(_models_table(reg), interactive=False, wrap=True,  # headers whole words
+                                        column_widths=["12%", "6%", "13%", "8%", "13%", "9%", "9%", "30%"])
 
         if hub:
             bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]
