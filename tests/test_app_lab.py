@@ -367,6 +367,20 @@ def _hidden(block):
     return False
 
 
+def test_language_switch_redraws_what_was_drawn_before_any_press():
+    """The training tab's figures are drawn when the page is built; the switch must redraw them (and the
+    seq2seq choices, whose 'none' label is words), or they stay English in the Korean interface."""
+    blocks = app.demo.blocks
+    switch = next(b for b in blocks.values() if isinstance(b, gr.Radio) and b.label == i18n.SWITCH_LABEL)
+    on_switch = [fn for fn in app.demo.fns.values() if (switch._id, "change") in fn.targets
+                 and getattr(fn.fn, "func", None) is not app.language_updates]  # not the labels-only update
+    redrawn = {b.label for fn in on_switch for b in fn.outputs if hasattr(b, "label")}
+    for key in ("snap.heatmap", "snap.entropy", "len.figure", "len.table", "s2s.score"):
+        assert i18n.t(key, "en") in redrawn, key
+    choices = app._seq2seq_choices(inf.registry(), "ko")
+    assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
+
+
 def test_language_switch_reaches_every_registered_component_in_korean():
     L = app.demo.localized
     ups = app.language_updates(L, "한국어")
