@@ -381,6 +381,16 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
     assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
 
 
+def test_sliders_start_at_the_shipped_models_depth():
+    """Before any run, the rollout's layer slider covers every BERT layer (it read 8 of 12) and is set to the last."""
+    c = inf.registry().get("bert", "bert").config
+    layer = i18n.t("common.layer", "en")
+    sliders = [b for b in app.demo.blocks.values() if isinstance(b, gr.Slider) and b.label == layer]
+    assert any(s.maximum == s.value == c.n_layers for s in sliders)  # rollout: through all layers
+    assert sum(s.maximum == c.n_layers for s in sliders) >= 3  # BERT tab, rollout, query-key
+    assert not any(s.maximum == 8 for s in sliders)  # the old placeholder depth
+
+
 def test_language_switch_reaches_every_registered_component_in_korean():
     L = app.demo.localized
     ups = app.language_updates(L, "한국어")
