@@ -878,8 +878,11 @@ def build_demo() -> gr.Blocks:
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
                              concurrency_id="models", api_visibility="private")
-                ro_model.input(lambda name: gr.Slider(1, max(_depth(reg, name)[0], 2), value=_depth(reg, name)[0]),
-                               ro_model, ro_layer, show_progress="hidden", api_visibility="private")
+                def _rollout_layers(name):  # another model: its rollout through all of its layers
+                    n = _depth(reg, name)[0]
+                    return gr.Slider(1, max(n, 2), value=n)
+
+                ro_model.input(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
