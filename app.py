@@ -653,6 +653,36 @@ def language_updates(localized: Localized, choice) -> list[dict]:
                   for _, view, row, keys in localized.example_sets]
 
 
+# ----------------------------------------------------------------------------- input checks before a run
+
+
+def _validator(*checks):
+    """A Gradio `validator` for an event whose last input is the language switch: checks[i], where given, gets
+    (the i-th input, all inputs) and raises UserError. A failure is written under that input and the event does
+    not run, so the last good result stays on screen (with gr.Error every output went blank under an "Error"
+    badge). The checks are the model call's own (explorer.inference), without the model."""
+    def validate(*args):
+        lang = i18n.lang_code(args[-1])
+        out = []
+        for i, value in enumerate(args):
+            message = ""
+            if i < len(checks) and checks[i] is not None:
+                try:
+                    checks[i](value, args)
+                except UserError as e:
+                    message = i18n.error_text(e, lang)
+            out.append(gr.validate(not message, message))
+        return out
+    return validate
+
+
+def _sentence(what: str = "sentence"):
+    return lambda value, _: inf.clean_text(value, what)
+
+
+_FIRST_IS_A_SENTENCE = _validator(_sentence())  # translation, score functions, beam search, rollout, query-key
+
+
 # ----------------------------------------------------------------------------- layout
 
 
@@ -726,10 +756,10 @@ def build_demo() -> gr.Blocks:
             s_state = gr.State(None)
             s_btn.click(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
-                        concurrency_id="models", api_visibility="private")
+                        concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             s_model.input(_ui_seq2seq, [s_text, s_model, lang],  # another score function: its translation at once
                           [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
-                          concurrency_id="models", api_visibility="private")
+                          concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             s_step.input(seq2seq_step, [s_state, s_step, lang], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -743,7 +773,8 @@ def build_demo() -> gr.Blocks:
             sf_fig = L(gr.Plot, "sf.figure")
             sf_table = L(gr.Dataframe, "sf.table", interactive=False)
             sf_files = _downloads(L)
-            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], concurrency_id="models", api_visibility="private")
+            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], concurrency_id="models",
+                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
 
         # --- Transformer ---------------------------------------------------------------
         with L(gr.Tab, "tab.transformer"):
@@ -772,7 +803,8 @@ def build_demo() -> gr.Blocks:
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
             t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
-                        [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models", api_visibility="private")
+                        [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models",
+                        api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             for s in (t_layer, t_head):
                 s.input(lambda r, l, h, lg: _values(transformer_heads(r, l, h, lg)), [t_state, t_layer, t_head, lang],
                         t_heads,
@@ -800,7 +832,8 @@ def build_demo() -> gr.Blocks:
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
             bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam, lang],
-                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models", api_visibility="private")
+                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models",
+                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             bm_choice.input(_ui_beam_choice, [bm_state, bm_choice, lang], bm_chosen, trigger_mode="always_last",
                             api_visibility="private")
 
@@ -843,13 +876,15 @@ def build_demo() -> gr.Blocks:
                       b_layer, b_head]
             b_fill.click(lambda m, a, b, k, l, h, lg: _ui_bert(bert_model_view("fill", m, a, b, k, l, h, lg), l, h),
                          [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs, concurrency_id="models",
-                         api_visibility="private")
+                         api_visibility="private",
+                         validator=_validator(None, lambda a, args: inf.masked_texts(a, args[2])))
             b_nsp.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h, lg), l, h),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
-                        api_visibility="private")
+                        api_visibility="private",
+                        validator=_validator(None, _sentence("first sentence"), _sentence("second sentence")))
             b_enc.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h, lg), l, h),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
-                        api_visibility="private")
+                        api_visibility="private", validator=_validator(None, _sentence()))
             for s in (b_layer, b_head):
                 s.input(lambda r, l, h, lg: _values(bert_render(r, l, h, lg))[:-3], [b_state, b_layer, b_head, lang],
                         b_outs[:-3],
@@ -877,7 +912,7 @@ def build_demo() -> gr.Blocks:
                 ro_state = gr.State(None)
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
-                             concurrency_id="models", api_visibility="private")
+                             concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 def _rollout_layers(name):  # another model: its rollout through all of its layers
                     n = _depth(reg, name)[0]
                     return gr.Slider(1, max(n, 2), value=n)
@@ -901,7 +936,8 @@ def build_demo() -> gr.Blocks:
                 qk_files = _downloads(L)
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
-                qk_btn.click(_ui_query_key, qk_in, qk_out, concurrency_id="models", api_visibility="private")
+                qk_btn.click(_ui_query_key, qk_in, qk_out, concurrency_id="models", api_visibility="private",
+                             validator=_FIRST_IS_A_SENTENCE)
                 for c in (qk_query, qk_layer, qk_head):
                     c.input(_ui_query_key, qk_in, qk_out, trigger_mode="always_last", concurrency_id="models", api_visibility="private")
                 qk_model.input(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")

@@ -372,12 +372,9 @@ def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list
                       out.hidden[0].float().numpy(), out.embeddings[0].float().numpy(), notices)
 
 
-def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = "bert",
-              reg: Registry | None = None) -> BertResult:
-    """Top-k predictions for every [MASK] (any letter case: '[mask]' counts too)."""
-    reg = reg or registry()
-    ckpt = reg.get(name, "bert")
-    top_k = _check_int(top_k, "top-k", 1, MAX_TOP_K)
+def masked_texts(text: str, text_b: str | None = None) -> tuple[str, str | None, list[str]]:
+    """fill_mask's sentences, cleaned, with every [MASK] in upper case, and notices; a UserError when there is
+    no text or no [MASK] to predict. No model runs (the app checks an input with it before running one)."""
     raw = (text, text_b)
     text, notices = clean_text(text)
     text = _MASK_ANY_CASE.sub("[MASK]", text)
@@ -391,6 +388,16 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
             raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
                             "that is read; put one earlier.", "mask_cut_off", chars=MAX_CHARS)
         raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'", "no_mask")
+    return text, b, notices
+
+
+def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = "bert",
+              reg: Registry | None = None) -> BertResult:
+    """Top-k predictions for every [MASK] (any letter case: '[mask]' counts too)."""
+    reg = reg or registry()
+    ckpt = reg.get(name, "bert")
+    top_k = _check_int(top_k, "top-k", 1, MAX_TOP_K)
+    text, b, notices = masked_texts(text, text_b)
     res = _run_bert(ckpt, text, b, top_k, notices)
     if not res.masks:
         raise UserError("Every [MASK] fell beyond BERT's length limit; put one earlier in the text.", "mask_too_late")

@@ -210,6 +210,22 @@ def test_bert_api_leaves_out_the_per_head_trace_of_a_paragraph_and_says_so():
     assert trace["attention"] == {"enc_self": None} and trace["is_next"] is not None
 
 
+def test_validators_name_the_input_and_keep_valid_ones_quiet():
+    """What the tabs check before running a model: the message under the input, in the switch's language."""
+    def msgs(v):
+        return [(d["is_valid"], d["message"]) for d in v]
+    ok = (True, "")
+    assert msgs(app._FIRST_IS_A_SENTENCE(EN, "seq2seq-dot", "English")) == [ok, ok, ok]
+    assert msgs(app._FIRST_IS_A_SENTENCE(" \u200b ", "seq2seq-dot", "English")) == [
+        (False, "Please type a sentence: the input is empty."), ok, ok]
+    ko = msgs(app._FIRST_IS_A_SENTENCE("", "seq2seq-dot", "한국어"))[0]
+    assert not ko[0] and ko[1] == i18n.error_text(inf.UserError("", "empty", what="sentence"), "ko")
+    fill = app._validator(None, lambda a, args: inf.masked_texts(a, args[2]))
+    assert msgs(fill("bert", "no mask here", "", 5, 1, 1, "English"))[1] == (
+        False, "Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
+    assert msgs(fill("bert", "no mask here", "but [mask] here", 5, 1, 1, "English"))[1] == ok  # B may hold it
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda: app.translate_api("", "transformer-en-fr"), "Please type a sentence"),
     (lambda: app.translate_api(EN, "no-such-model"), "Unknown model 'no-such-model'"),

@@ -137,6 +137,7 @@ class Page:
                                            device_scale_factor=zoom)
         self.page = self.context.new_page()
         self.errors, self.dialogs = [], []
+        self.refusals = 0  # validator refusals a test provokes on purpose (Gradio answers them with HTTP 422)
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.on("dialog", self._dialog)
@@ -152,6 +153,12 @@ class Page:
         # fires today; an error from the app's own host or from script always counts.
         where = urlparse((msg.location or {}).get("url") or "").hostname
         if msg.text.startswith("Failed to load resource") and where and where != self.host:
+            return
+        # A validator that refuses an input (an empty sentence) is answered by Gradio 6.31 with HTTP 422 on
+        # queue/join; the browser logs that. Ignored only as often as the test said it would provoke one.
+        url = (msg.location or {}).get("url") or ""
+        if self.refusals and "status of 422" in msg.text and url.split("?")[0].endswith("/gradio_api/queue/join"):
+            self.refusals -= 1
             return
         self.errors.append(f"console: {msg.text} ({(msg.location or {}).get('url')})")
 
@@ -257,6 +264,13 @@ def test_seq2seq_tab_translates_and_draws_the_alignment(ui, tmp_path):
     expect(panel.get_by_text(re.compile(r"Step 1/\d+: the decoder read"))).to_be_visible()
 
     ui.screenshot("seq2seq", panel.get_by_role("textbox", name="Translation"), tmp_path)
+    # an empty sentence: the message under the box, and the last translation stays on screen
+    before = out.input_value()
+    ui.refusals += 1
+    panel.get_by_label("English sentence").fill("   ")
+    panel.get_by_role("button", name="Translate").click()
+    expect(panel.get_by_text("Please type a sentence: the input is empty.")).to_be_visible(timeout=STEP_MS)
+    assert out.input_value() == before
     ui.assert_clean()
 
 
@@ -614,7 +628,8 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
         ui.wait_for_ticks("BERT self-attention: layer 1", f"[CLS]{tokens}[MASK][SEP]{tokens}[SEP]",
                           timeout=FIRST_CALL_MS)
         _nothing_injected(ui)
-    # and without a [MASK] the user gets the app's message, not a trace
+    # and without a [MASK] the user gets the app's message (under the box, by the validator), not a trace
+    ui.refusals += 1
     panel.get_by_label("Sentence A").fill(XSS[0])
     panel.get_by_role("button", name="Fill [MASK]").click()
     expect(ui.page.get_by_text("Put at least one [MASK] in the sentence").first).to_be_visible(timeout=STEP_MS)
