@@ -885,6 +885,20 @@ def build_demo() -> gr.Blocks:
             b_enc.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h, lg), l, h),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
                         api_visibility="private", validator=_validator(None, _sentence()))
+
+            @friendly
+            def _ui_bert_top_k(record, model, a, b, k, layer, head, lang="en"):
+                """Top-k moved: the fill-mask again with k guesses (as Fill [MASK] would); after NSP or
+                embeddings, which show no guesses, nothing changes."""
+                if record is None or not record.masks:
+                    return [gr.skip()] * len(b_outs)
+                return _ui_bert(bert_model_view("fill", model, a, b, k, layer, head, lang), layer, head)
+
+            shows_guesses = lambda args: args[0] is not None and args[0].masks  # noqa: E731
+            b_k.input(_ui_bert_top_k, [b_state, b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs,
+                      concurrency_id="models", api_visibility="private", trigger_mode="always_last",
+                      validator=_validator(None, None, lambda a, args: shows_guesses(args) and
+                                           inf.masked_texts(a, args[3])))
             for s in (b_layer, b_head):
                 s.input(lambda r, l, h, lg: _values(bert_render(r, l, h, lg))[:-3], [b_state, b_layer, b_head, lang],
                         b_outs[:-3],

@@ -323,6 +323,15 @@ def test_bert_tab_fills_the_mask_and_predicts_the_next_sentence(ui, tmp_path):
     assert {"A·[CLS]", "A·[MASK]", "B·[SEP]"} <= set(ticks), ticks
 
     ui.screenshot("bert", panel.get_by_text("WordPiece tokens", exact=True).first, tmp_path)
+    # moving the top-k slider redraws the guesses with the new k (no second press of Fill [MASK])
+    ui.slide("top-k", "End")
+    most = int(panel.get_by_label("top-k").first.input_value())
+    assert most > k
+    for _ in range(STEP_MS // 250):
+        if len(ui.ticks("Fill-mask: top predictions", axis="y")) == most:
+            break
+        ui.page.wait_for_timeout(250)
+    assert len(ui.ticks("Fill-mask: top predictions", axis="y")) == most
     ui.assert_clean()
 
 
