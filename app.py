@@ -671,6 +671,8 @@ def _validator(*checks):
                     checks[i](value, args)
                 except UserError as e:
                     message = i18n.error_text(e, lang)
+                except Exception:  # a bug in a check must not block the run: the handler reports it (friendly)
+                    log.exception("input check %d failed", i)
             out.append(gr.validate(not message, message))
         return out
     return validate
@@ -754,12 +756,10 @@ def build_demo() -> gr.Blocks:
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
             s_state = gr.State(None)
-            s_btn.click(_ui_seq2seq, [s_text, s_model, lang],
+            for trigger in (s_btn.click, s_model.input):  # another score function: its translation at once
+                trigger(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
                         concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
-            s_model.input(_ui_seq2seq, [s_text, s_model, lang],  # another score function: its translation at once
-                          [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
-                          concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             s_step.input(seq2seq_step, [s_state, s_step, lang], [s_align, s_bars, s_step_text],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 

@@ -334,10 +334,9 @@ def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
     return ids, segs
 
 
-def _bert_texts(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tuple[str, str | None]:
+def _bert_texts(tok, sp: dict, a: str, b: str | None, notices: list[str]) -> tuple[str, str | None]:
     """Sentences A and B without typed [CLS]/[SEP]/[PAD]/[UNK] ([MASK] stays: it is the question)."""
-    sp = special_ids(ckpt.tokenizer)
-    typed = [ckpt.tokenizer.id_to_token(i) for k, i in sp.items() if k != "mask"]
+    typed = [tok.id_to_token(i) for k, i in sp.items() if k != "mask"]
     a, more = drop_typed_specials(a, typed, "first sentence" if b is not None else "sentence")
     notices += more
     if b is not None:
@@ -349,9 +348,9 @@ def _bert_texts(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> 
 @torch.inference_mode()
 def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list[str]) -> BertResult:
     tok = ckpt.tokenizer
-    a, b = _bert_texts(ckpt, a, b, notices)
-    ids, segs = _encode_bert(ckpt, a, b, notices)
     sp = special_ids(tok)
+    a, b = _bert_texts(tok, sp, a, b, notices)
+    ids, segs = _encode_bert(ckpt, a, b, notices)
     notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]")
     mask_id = sp["mask"]
     at = [i for i, t in enumerate(ids) if t == mask_id]  # the MLM head runs at the [MASK]s alone

@@ -224,6 +224,8 @@ def test_validators_name_the_input_and_keep_valid_ones_quiet():
     assert msgs(fill("bert", "no mask here", "", 5, 1, 1, "English"))[1] == (
         False, "Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
     assert msgs(fill("bert", "no mask here", "but [mask] here", 5, 1, 1, "English"))[1] == ok  # B may hold it
+    broken = app._validator(lambda value, args: 1 / 0)  # a bug in a check lets the run go on (and be reported)
+    assert msgs(broken(EN, "English")) == [ok, ok]
 
 
 @pytest.mark.parametrize("call,message", [

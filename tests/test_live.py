@@ -60,7 +60,10 @@ def test_ten_seconds_of_training_make_the_loss_fall():
     # figures take the record as it is
     fig = live_figures.alignment_heatmap(last.alignment, last.source_tokens, last.target_tokens)
     np.testing.assert_array_equal(np.asarray(fig.data[0].z), last.alignment)
-    assert list(live_figures.loss_figure(last.loss_steps, last.losses).data[0].y) == list(last.losses)
+    fig = live_figures.loss_figure(last.loss_steps, last.losses)
+    assert list(fig.data[0].y) == list(last.losses)
+    lo, hi = fig.layout.yaxis.range  # set, not autoranged: every loss drawn inside it, the first one too
+    assert lo == 0 and max(last.losses) < hi
 
 
 @pytest.mark.slow
