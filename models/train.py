@@ -266,7 +266,12 @@ class SplitBatch(Bound):
     and the short examples (Tatoeba's single sentences are about a tenth of --max-len, and padded
     with the pairs they would cost a whole row each). The loss is the one of the batch in one
     piece: MLM cross entropy averaged over all masked tokens of both parts, NSP over all labelled
-    pairs (a part without any, like the singles, adds nothing)."""
+    pairs (a part without any, like the singles, adds nothing). `nsp_weight` scales the NSP term
+    (1: the paper's plain sum); a batch in one piece (no short part) works too."""
+
+    def __init__(self, m: torch.nn.Module, nsp_weight: float = 1.0, **kwargs):
+        super().__init__(m, **kwargs)
+        self.nsp_weight = nsp_weight
 
     def forward(self, **batch):
         parts = [{k: v for k, v in batch.items() if not k.startswith("short_")},
@@ -274,7 +279,7 @@ class SplitBatch(Bound):
         mlm_sum = mlm_n = nsp_sum = nsp_n = 0
         out = None
         for part in parts:
-            if part["input_ids"].numel() == 0:  # a shape: known on the host, no device sync
+            if not part or part["input_ids"].numel() == 0:  # a shape: known on the host, no device sync
                 continue
             out = self.m(part["input_ids"], part["segment_ids"], mlm_labels=part["mlm_labels"], **self.kwargs)
             n = (part["mlm_labels"] != -100).sum()
@@ -283,7 +288,7 @@ class SplitBatch(Bound):
             nsp_sum = nsp_sum + torch.nn.functional.cross_entropy(out.nsp_logits.float(), part["nsp_labels"],
                                                                   reduction="sum")
             nsp_n = nsp_n + (part["nsp_labels"] != -100).sum()
-        loss = mlm_sum / mlm_n.clamp(min=1) + nsp_sum / nsp_n.clamp(min=1)
+        loss = mlm_sum / mlm_n.clamp(min=1) + self.nsp_weight * nsp_sum / nsp_n.clamp(min=1)
         return ModelOutput(out.mlm_logits, loss)
 
 
@@ -633,7 +638,8 @@ def setup_bert(args, device):
 
     lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
     # training scores the MLM head on labelled positions only
-    task = (SplitBatch if args.short_len else Bound)(model, mlm_labelled_only=True)
+    task = (SplitBatch(model, nsp_weight=args.nsp_weight, mlm_labelled_only=True)
+            if args.short_len or args.nsp_weight != 1 else Bound(model, mlm_labelled_only=True))
     return task, model, tok, iter(loader), evaluate, None, lr_at, meta
 
 
@@ -709,6 +715,8 @@ def parse(argv=None):
     ap.add_argument("--short-len", type=int, default=0,
                     help="BERT: examples of at most this many tokens form a second part of each batch, "
                          "padded to their own length (0: one part)")
+    ap.add_argument("--nsp-weight", type=float, default=1.0,
+                    help="BERT: weight of the NSP loss beside MLM's (default 1, the paper's sum)")
     ap.add_argument("--rdrop", type=float, default=0.0,
                     help="translation: R-Drop consistency weight alpha (Liang et al. 2021; 0 = off, 5 = the paper's)")
     ap.add_argument("--cooldown", type=float, default=None,
@@ -726,6 +734,10 @@ def parse(argv=None):
     args = ap.parse_args(argv)
     if args.grow_layers and not (args.arch == "bert" and args.init_from):
         ap.error("--grow-layers deepens a BERT given by --init-from")
+    if args.nsp_weight != 1 and args.arch != "bert":
+        ap.error("--nsp-weight is a BERT option")
+    if args.nsp_weight < 0:
+        ap.error(f"--nsp-weight must be at least 0 (got {args.nsp_weight})")
     if args.qk_norm and args.arch != "bert":
         ap.error("--qk-norm is a BERT option")
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,

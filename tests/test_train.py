@@ -462,6 +462,25 @@ def test_split_batch_loss_is_the_loss_of_the_batch_in_one_piece():
     assert not torch.allclose(split, a, atol=1e-3)
 
 
+def test_nsp_weight_scales_only_the_nsp_term():
+    """loss(w) = MLM + w * NSP, in one piece or split: w=0 leaves MLM alone, and two weights
+    recover the NSP term exactly."""
+    from models.bert import Bert, BertConfig
+    torch.manual_seed(0)
+    model = Bert(BertConfig(vocab_size=200, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=48)).eval()
+    whole = _sampler(5).batch(32)
+    out = model(whole["input_ids"], whole["segment_ids"], mlm_labels=whole["mlm_labels"], mlm_labelled_only=True)
+    labelled = whole["nsp_labels"] != -100
+    nsp = torch.nn.functional.cross_entropy(out.nsp_logits[labelled], whole["nsp_labels"][labelled])
+    for batch in (whole, train.data.split_batch(whole, 20)):
+        at = {w: train.SplitBatch(model, nsp_weight=w, mlm_labelled_only=True)(**batch).loss for w in (0.0, 1.0, 3.0)}
+        assert torch.allclose(at[0.0], out.loss, atol=1e-5)  # MLM alone
+        assert torch.allclose(at[1.0] - at[0.0], nsp, atol=1e-5)
+        assert torch.allclose(at[3.0] - at[0.0], 3 * nsp, atol=1e-5)
+    with pytest.raises(SystemExit):
+        train.parse(["transformer", "--smoke", "--out", "x", "--nsp-weight", "2"])
+
+
 def test_bert_trains_with_split_batches(tmp_path):
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu",
                          "--max-steps", "40", "--short-len", "24"])
