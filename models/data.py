@@ -77,6 +77,21 @@ def orient(pairs, direction: str):
     return [(b, a) for a, b in pairs] if direction.endswith("-en") else list(pairs)
 
 
+def oriented_split(split: dict, direction: str) -> tuple[dict, dict]:
+    """`split_by_source`'s split turned to `direction`, with validation and test keeping only the
+    pairs whose source sentence is never a training source. The split groups pairs by their English
+    sentence, which is the source for en-fr and en-ko; into English, one Korean or French sentence
+    with two English translations could be a training source and a test source ("안녕." is "Hi." in
+    training and "Hello." in the test). Returns (split, pairs dropped from valid and test)."""
+    out = {k: orient(v, direction) for k, v in split.items()}
+    seen = {src for src, _ in out["train"]}
+    dropped = {}
+    for k in ("valid", "test"):
+        kept = [p for p in out[k] if p[0] not in seen]
+        dropped[k], out[k] = len(out[k]) - len(kept), kept
+    return out, dropped
+
+
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")  # precomposed Hangul syllables
 
 

@@ -31,6 +31,9 @@ def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int =
               device="cpu", progress: bool = False, alpha: float = 0.6) -> list[str]:
     sp = special_ids(tok)
     model.eval()
+    positions = getattr(getattr(model, "config", None), "max_len", None)  # the Transformer's positional table
+    if positions:  # a source of max_len tokens, and <s> + max_len outputs, must fit it
+        max_len = min(max_len, positions - 1)
     order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
     out = [""] * len(sentences)
     chunks = range(0, len(order), batch_size)
@@ -107,7 +110,7 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
     m = ckpt.metrics
     pairs = data.read_pairs(data_dir, m["data"]["pair"])
     split = data.split_by_source(pairs, m["data"]["split_seed"], m["data"]["valid_frac"], m["data"]["test_frac"])
-    test = data.orient(split[split_name], m["data"]["direction"])
+    test = data.oriented_split(split, m["data"]["direction"])[0][split_name]  # sources never trained on
     srcs, refs = [s for s, _ in test], [t for _, t in test]
     t0 = time.time()
     hyps = translate(ckpt.model.to(device), ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha,

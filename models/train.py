@@ -362,7 +362,8 @@ def setup_translation(args, device):
     pair = "en-ko" if "ko" in args.direction else "en-fr"
     pairs = data.read_pairs(args.data_dir, pair)
     split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)
-    train, valid = data.orient(split["train"], args.direction), data.orient(split["valid"], args.direction)
+    oriented, seen_dropped = data.oriented_split(split, args.direction)
+    train, valid = oriented["train"], oriented["valid"]
     if args.space_noise and not args.direction.startswith("ko"):
         raise SystemExit("--space-noise respaces Korean sources: it needs --direction ko-en")
     aux, aux_meta = aux_training_pairs(args, split)
@@ -437,7 +438,8 @@ def setup_translation(args, device):
         return {"cross_head_mean": out}
 
     meta = {"pair": pair, "direction": args.direction, "split_seed": args.split_seed, "valid_frac": args.valid_frac,
-            "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(split["test"]),
+            "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(oriented["test"]),
+            "dropped_seen_sources": seen_dropped,
             "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
                                                                                  data.TRANSLATION_FILES[pair])),
                       **({aux_meta["file"]: aux_meta["sha256"]} if aux_meta else {})},
@@ -451,6 +453,15 @@ def setup_translation(args, device):
 
 
 # ============================================================================ BERT
+
+
+def wordpiece_texts(corpora: dict, pairs: list, seed: int, heldout_frac: float) -> list[str]:
+    """What a new WordPiece vocabulary learns from: the training documents of every corpus and the
+    English of the translation split's training pairs, none of the text `_bert_data` holds out. (The
+    shipped BERT's vocabulary predates this and saw the held-out documents' text; README.)"""
+    texts = [s for name, docs in corpora.items() if name != "wikitext2-valid"
+             for d in data.split_docs(docs, seed, heldout_frac)[0] for s in d]
+    return texts + sorted({en for en, _ in data.split_by_source(pairs, seed, 0.01, 0.015)["train"]})
 
 
 def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
@@ -585,9 +596,8 @@ def setup_bert(args, device):
                                      max_len=max(args.max_len, parent.config.max_len),
                                      n_layers=args.grow_layers or parent.config.n_layers)
     else:
-        texts = [s for name, docs in raw.items() if name != "wikitext2-valid" for d in docs for s in d]
-        tatoeba = sorted({en for en, _ in data.read_pairs(args.data_dir, "en-fr")})
-        tok = agree_tokenizer(train_wordpiece(texts + tatoeba, args.vocab), device)
+        texts = wordpiece_texts(raw, data.read_pairs(args.data_dir, "en-fr"), args.split_seed, args.heldout_frac)
+        tok = agree_tokenizer(train_wordpiece(texts, args.vocab), device)
         config = BertConfig(vocab_size=tok.get_vocab_size(), d_model=args.d_model, n_layers=args.n_layers,
                             n_heads=args.n_heads, d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout,
                             pre_ln=args.pre_ln, qk_norm=bool(args.qk_norm))

@@ -4,8 +4,8 @@ For each main tab (seq2seq + attention, Transformer, BERT) the test runs the cou
 waits until the plotly figures have really been drawn (an SVG of non-zero size with the
 heatmap/bar traces in it, tick labels carrying the tokens) and the translation or the
 predictions are on screen, and fails on any browser console error or uncaught page error.
-One screenshot per tab goes to assets/screenshots/<tab>.png (the README shows one) and to
-pytest's tmp_path. A last test types HTML/JS payloads into the inputs: no dialog may ever
+One screenshot per tab goes to pytest's tmp_path, and with ATTN_EXPLORER_SCREENSHOTS=1 also to
+assets/screenshots/<tab>.png, the README's pictures (a plain test run leaves the repo as it was). A last test types HTML/JS payloads into the inputs: no dialog may ever
 open, no element may be injected, and the payload must read back as plain text (in the
 tick labels) or as the app's clean error message.
 
@@ -221,14 +221,16 @@ class Page:
         self.page.keyboard.press(key)
 
     def screenshot(self, name: str, anchor, tmp_path: Path):
-        """Viewport PNG with `anchor` near the top, to tmp_path and assets/screenshots/<name>.png."""
+        """Viewport PNG with `anchor` near the top, to tmp_path (and assets/screenshots/<name>.png when
+        ATTN_EXPLORER_SCREENSHOTS=1)."""
         anchor.evaluate("el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -24); }")
         self.page.mouse.move(0, 0)  # no hover: plotly's modebar and tooltips stay hidden
         self.page.wait_for_timeout(300)  # let the scroll settle before the capture
         out = tmp_path / f"{name}.png"
         self.page.screenshot(path=str(out), type="png")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(out, SCREENSHOTS / out.name)
+        if os.environ.get("ATTN_EXPLORER_SCREENSHOTS") == "1":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(out, SCREENSHOTS / out.name)
         assert out.stat().st_size > 20_000, "the screenshot looks blank"
         assert out.stat().st_size < 250_000, f"{out.name} is {out.stat().st_size} bytes: too big for the repo"
 

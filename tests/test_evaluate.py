@@ -1,5 +1,10 @@
 """models/evaluate.py's scoring helpers on sentences written for the test."""
-from models.evaluate import bleu_chrf, bleu_multi_ref
+from pathlib import Path
+
+from models.checkpoint import load
+from models.evaluate import bleu_chrf, bleu_multi_ref, translate
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
 def test_multi_reference_bleu_counts_each_source_once_against_all_its_references():
@@ -10,3 +15,15 @@ def test_multi_reference_bleu_counts_each_source_once_against_all_its_references
     assert (m["n_sources"], m["max_refs"]) == (2, 2)
     assert m["bleu"] == 100.0  # every output equals one of its source's references
     assert bleu_chrf(hyps, refs)["bleu"] < 100.0  # pair by pair, the first pair misses its reference
+
+
+def test_translate_cuts_a_long_source_to_the_transformers_positions():
+    """The Transformer has max_len + 2 = 66 positions; a 120-word source (and its decoding) used to
+    run past them and crash with a size mismatch."""
+    ckpt = load(ASSETS / "transformer-en-fr")
+    positions = ckpt.config.max_len
+    src = " ".join(["the cat sleeps"] * 40) + "."
+    assert len(ckpt.tokenizer.encode(src, add_special_tokens=False).ids) > positions
+    for beam in (1, 2):
+        out = translate(ckpt.model, ckpt.tokenizer, [src, "I am a student."], beam=beam)
+        assert out[0] and out[1] == "Je suis étudiant."

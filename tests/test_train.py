@@ -37,6 +37,40 @@ def test_translation_split_is_deterministic_and_disjoint():
     assert not (src["train"] & src["test"]) and not (src["train"] & src["valid"])
 
 
+def test_no_validation_or_test_source_is_a_training_source_in_either_direction():
+    """The split groups by English; into English, a Korean sentence with two English translations
+    must not be a training source and a test source at once (the pair is dropped from the test)."""
+    from models import data
+    pairs = [(f"Sentence number {i}.", f"문장 {i}") for i in range(200)]
+    pairs += [(f"Another way to say {i}.", f"문장 {i}") for i in range(0, 200, 2)]  # 100 Korean with two translations
+    split = data.split_by_source(pairs, 0, 0.1, 0.1)
+    for direction in ("en-ko", "ko-en"):
+        out, dropped = data.oriented_split(split, direction)
+        seen = {src for src, _ in out["train"]}
+        assert not seen & {src for src, _ in out["valid"] + out["test"]}
+        assert out["train"] == data.orient(split["train"], direction)  # training data untouched
+        for k in ("valid", "test"):
+            assert len(out[k]) + dropped[k] == len(split[k])
+    assert data.oriented_split(split, "en-ko")[1] == {"valid": 0, "test": 0}  # English sources: the split's own key
+    assert sum(data.oriented_split(split, "ko-en")[1].values()) > 0  # the leak this guards against exists here
+
+
+def test_a_new_wordpiece_vocabulary_never_reads_held_out_text():
+    from models import data
+    raw = data.load_bert_corpora(train.FIXTURES, required=False)
+    pairs = data.read_pairs(train.FIXTURES, "en-fr")
+    texts = set(train.wordpiece_texts(raw, pairs, 0, 0.2))
+    held = [s for name, docs in raw.items() for d in
+            (docs if name == "wikitext2-valid" else data.split_docs(docs, 0, 0.2)[1]) for s in d]
+    trained = {s for name, docs in raw.items() if name != "wikitext2-valid"
+               for d in data.split_docs(docs, 0, 0.2)[0] for s in d}
+    split = data.split_by_source(pairs, 0, 0.01, 0.015)
+    held_en = {en for en, _ in split["valid"] + split["test"]}
+    assert held and held_en and trained <= texts
+    assert not (set(held) - trained) & texts  # a held-out sentence only where a training document has it too
+    assert not held_en & texts
+
+
 def test_mlm_masking_is_80_10_10():
     import random
 
