@@ -594,8 +594,12 @@ def _ui_snapshot_model(model, lang):
 
 @friendly
 def _ui_live(seconds, attention, probe, lang):
-    """A generator handler: Gradio streams each record and closes it on Stop or when the page goes away."""
-    for v in vw.live_view(seconds, attention, probe, lang):
+    """A generator handler: Gradio streams each record and closes it on Stop or when the page goes away.
+    The first update comes at once: a Stop that cancels the event before its first output made Gradio
+    mark every output "Error" (and hide a finished run's results)."""
+    records = vw.live_view(seconds, attention, probe, lang)  # a bad argument raises here, before any output
+    yield [gr.skip(), gr.skip(), gr.skip(), i18n.t("live.starting", lang), gr.skip()]
+    for v in records:
         yield [v.loss, v.alignment, v.translation, v.text, v.files or None]
 
 

@@ -310,6 +310,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.translation": {"en": "Current translation of the probe", "ko": "탐침 문장의 현재 번역"},
     "live.files": {"en": "Download: the final record (JSON)", "ko": "다운로드: 최종 기록 (JSON)"},
     "live.stopped": {"en": "Stopped.", "ko": "멈췄습니다."},
+    "live.starting": {"en": "Starting: building the model…", "ko": "시작하는 중: 모델을 만드는 중…"},
     "live.align_title": {"en": "after {step} steps", "ko": "{step} 스텝 후"},
     "live.status": {"en": "Training… {s:.0f} s, step {step}, loss {loss}",
                     "ko": "학습 중… {s:.0f}초, {step} 스텝, 손실 {loss}"},

@@ -490,9 +490,13 @@ class LiveView:
 
 
 def live_view(seconds=20, attention: str = "general", probe: str = live.DEFAULT_PROBE, lang: str = "en"):
-    """Generator of LiveView, about one per second, until the time cap (at most live.MAX_SECONDS).
-    Arguments are checked before the first yield (UserError); closing the generator ends training."""
-    run = live.train_live(seconds, attention, probe)
+    """Iterator of LiveView, about one per second, until the time cap (at most live.MAX_SECONDS).
+    The arguments are checked at the call (UserError), the model is built at the first next();
+    closing the iterator ends training."""
+    return _live_views(live.train_live(seconds, attention, probe), attention, lang)
+
+
+def _live_views(run, attention: str, lang: str):
     words = live_labels(lang)
     for p in run:
         loss = lvf.loss_figure(p.loss_steps, p.losses, words)

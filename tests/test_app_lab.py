@@ -276,6 +276,10 @@ def test_live_view_yields_row_stochastic_alignments_and_stops_at_its_cap():
 
 def test_live_handler_streams_closes_and_reports_bad_input():
     g = app._ui_live(60, "general", live.DEFAULT_PROBE, "한국어")
+    t0 = time.monotonic()
+    first = next(g)  # at once, before the model is built: a Stop in that window found no output, and
+    assert time.monotonic() - t0 < 0.5  # Gradio then marked every output "Error"
+    assert first[3] == i18n.t("live.starting", "ko") and all(x == gr.skip() for i, x in enumerate(first) if i != 3)
     loss, align, translation, status, files = next(g)
     assert "학습 중" in status and heatmaps(align)
     t0 = time.monotonic()
