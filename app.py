@@ -20,6 +20,7 @@ analysis views, `language_updates`, and the three API endpoints `translate_api`
 """
 from __future__ import annotations
 
+import contextvars
 import functools
 import html
 import inspect
@@ -78,29 +79,57 @@ def _lang_of(sig: inspect.Signature, args, kwargs) -> str:
         return "en"
 
 
-def friendly(fn):
+def _in_event() -> bool:
+    """Whether this call is a Gradio event of the page (gr.Warning's own test), not a direct call."""
+    from gradio.context import LocalContext
+    return LocalContext.event_id.get(None) is not None and LocalContext.blocks.get(None) is not None
+
+
+_DEPTH = contextvars.ContextVar("friendly_depth", default=0)  # friendly handlers on the call stack
+
+
+def _failed(fn_name: str, e: Exception, lang: str, keep: bool):
+    """On the page (`keep`): the message as a warning toast, and every output keeps what it showed
+    (gr.skip()). A raised gr.Error would mark every output "Error" and hide the last result.
+    Called directly, by another handler, or through the API: the gr.Error is raised."""
+    err = e if isinstance(e, gr.Error) else _shown_error(fn_name, e, lang)
+    if keep and _in_event():
+        gr.Warning(err.message, duration=8)
+        return gr.skip()
+    raise err from None
+
+
+def friendly(fn=None, *, api: bool = False):
     """UserError -> its message on screen; anything else -> a generic message, traceback in the log.
-    Generator handlers (live training) stay generators, so Gradio streams them and can close them."""
-    sig = inspect.signature(fn)
+    In an event of the page, the outermost friendly handler shows the message as a warning and every
+    output keeps its last value; a handler called by another one, or directly (tests, Python), raises
+    the gr.Error, and so do the API endpoints (`api=True`), whose callers read it through
+    gradio_client. Generator handlers (live training) stay generators, so Gradio streams them and
+    can close them. Every event's handler is friendly (a test checks)."""
+    if fn is None:
+        return functools.partial(friendly, api=api)
+    sig, name = inspect.signature(fn), getattr(fn, "__name__", "handler")
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def generator(*args, **kwargs):
             try:
                 yield from fn(*args, **kwargs)  # close() reaches fn's generator through yield from
-            except gr.Error:
-                raise
             except Exception as e:
-                raise _shown_error(fn.__name__, e, _lang_of(sig, args, kwargs)) from None
+                yield _failed(name, e, _lang_of(sig, args, kwargs), not api)
+        generator.friendly = True
         return generator
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        outermost = _DEPTH.get() == 0
+        token = _DEPTH.set(_DEPTH.get() + 1)
         try:
             return fn(*args, **kwargs)
-        except gr.Error:
-            raise
         except Exception as e:
-            raise _shown_error(fn.__name__, e, _lang_of(sig, args, kwargs)) from None
+            return _failed(name, e, _lang_of(sig, args, kwargs), outermost and not api)
+        finally:
+            _DEPTH.reset(token)
+    wrapper.friendly = True
     return wrapper
 
 
@@ -390,7 +419,7 @@ def cross_overview(r: TranslationResult) -> go.Figure:
                       f"{r.model}: cross attention, layer {L}, mean of {H} heads", x_title="source", y_title="target")
 
 
-@friendly
+@friendly(api=True)
 def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure, dict]:
     """/translate: (translation, cross-attention figure, record JSON)."""
     r = inf.translate(model, text, beam)
@@ -415,14 +444,14 @@ def bert_api_record(r: BertResult) -> dict:
     return replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note]).to_json()
 
 
-@friendly
+@friendly(api=True)
 def fill_mask_api(text: str, top_k: int = 5) -> tuple[go.Figure, go.Figure, dict]:
     """/fill_mask: (top-k bars per [MASK], last layer's mean self-attention, record JSON)."""
     r = inf.fill_mask(text, top_k)
     return _topk_figure(r), bert_overview(r), bert_api_record(r)
 
 
-@friendly
+@friendly(api=True)
 def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dict]:
     """/nsp: (P(IsNext)/P(NotNext) bars, last layer's mean self-attention, record JSON)."""
     r = inf.nsp(sentence_a, sentence_b)
@@ -457,6 +486,33 @@ def _ui_transformer(text, model, beam, layer, head, lang="en"):
 
 def _ui_bert(view: BertView, layer, head) -> list:
     return _values(view)[:-2] + _sliders(view.n_layers, view.n_heads, layer, head)
+
+
+@friendly
+def _ui_transformer_heads(record, layer, head, lang="en"):
+    return _values(transformer_heads(record, layer, head, lang))
+
+
+@friendly
+def _ui_bert_heads(record, layer, head, lang="en"):
+    return _values(bert_render(record, layer, head, lang))[:-3]
+
+
+@friendly
+def _ui_bert_fill(model, a, b, k, layer, head, lang="en"):
+    return _ui_bert(bert_model_view("fill", model, a, b, k, layer, head, lang), layer, head)
+
+
+def _ui_bert_run(action: str):
+    """The handler of one BERT button (fill / nsp / encode) with the tab's model choice."""
+    if action == "fill":
+        return _ui_bert_fill
+
+    @friendly
+    def run(model, a, b, layer, head, lang="en"):
+        return _ui_bert(bert_model_view(action, model, a, b, 5, layer, head, lang), layer, head)
+    run.__name__ = f"_ui_bert_{action}"
+    return run
 
 
 def _seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:
@@ -810,7 +866,7 @@ def build_demo() -> gr.Blocks:
                         [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             for s in (t_layer, t_head):
-                s.input(lambda r, l, h, lg: _values(transformer_heads(r, l, h, lg)), [t_state, t_layer, t_head, lang],
+                s.input(_ui_transformer_heads, [t_state, t_layer, t_head, lang],
                         t_heads,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -878,15 +934,15 @@ def build_demo() -> gr.Blocks:
             b_state = gr.State(None)
             b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
                       b_layer, b_head]
-            b_fill.click(lambda m, a, b, k, l, h, lg: _ui_bert(bert_model_view("fill", m, a, b, k, l, h, lg), l, h),
+            b_fill.click(_ui_bert_run("fill"),
                          [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs, concurrency_id="models",
                          api_visibility="private",
                          validator=_validator(None, lambda a, args: inf.masked_texts(a, args[2])))
-            b_nsp.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("nsp", m, a, b, 5, l, h, lg), l, h),
+            b_nsp.click(_ui_bert_run("nsp"),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
                         api_visibility="private",
                         validator=_validator(None, _sentence("first sentence"), _sentence("second sentence")))
-            b_enc.click(lambda m, a, b, l, h, lg: _ui_bert(bert_model_view("encode", m, a, b, 5, l, h, lg), l, h),
+            b_enc.click(_ui_bert_run("encode"),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
                         api_visibility="private", validator=_validator(None, _sentence()))
 
@@ -904,7 +960,7 @@ def build_demo() -> gr.Blocks:
                       validator=_validator(None, None, lambda a, args: shows_guesses(args) and
                                            inf.masked_texts(a, args[3])))
             for s in (b_layer, b_head):
-                s.input(lambda r, l, h, lg: _values(bert_render(r, l, h, lg))[:-3], [b_state, b_layer, b_head, lang],
+                s.input(_ui_bert_heads, [b_state, b_layer, b_head, lang],
                         b_outs[:-3],
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -931,6 +987,7 @@ def build_demo() -> gr.Blocks:
                 ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
                              [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
                              concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+                @friendly
                 def _rollout_layers(name):  # another model: its rollout through all of its layers
                     n = _depth(reg, name)[0]
                     return gr.Slider(1, max(n, 2), value=n)
@@ -1044,7 +1101,7 @@ def build_demo() -> gr.Blocks:
                 lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
                                         [lv_loss, lv_align, lv_out, lv_status, lv_files], concurrency_limit=1,
                                         concurrency_id="live-training", api_visibility="private")
-                lv_stop.click(lambda choice: i18n.t("live.stopped", choice), lang, lv_status, cancels=[lv_run],
+                lv_stop.click(friendly(lambda choice: i18n.t("live.stopped", choice)), lang, lv_status, cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length"):
@@ -1069,6 +1126,7 @@ def build_demo() -> gr.Blocks:
         if hub:
             bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]
 
+            @friendly
             def _after_hub_load(repo_id, choice):
                 text, name = hub_bert_load(repo_id, i18n.lang_code(choice))
                 names = inf.registry().names("bert")
@@ -1078,12 +1136,12 @@ def build_demo() -> gr.Blocks:
             b_load.click(_after_hub_load, [b_repo, lang], [b_loaded] + bert_dropdowns, concurrency_limit=1,
                          concurrency_id="hub-load", api_visibility="private")
 
-        lang.change(functools.partial(language_updates, L), lang, L.outputs, show_progress="hidden",
+        lang.change(friendly(functools.partial(language_updates, L)), lang, L.outputs, show_progress="hidden",
                     api_visibility="private")
-        lang.change(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice)), lang, models_table,
+        lang.change(friendly(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice))), lang, models_table,
                     show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
-        lang.change(lambda choice: gr.Radio(choices=_seq2seq_choices(reg, i18n.lang_code(choice))), lang, s_model,
+        lang.change(friendly(lambda choice: gr.Radio(choices=_seq2seq_choices(reg, i18n.lang_code(choice)))), lang, s_model,
                     show_progress="hidden", api_visibility="private")
         if sn_names:
             lang.change(_ui_snapshots, [sn_model, sn_probe, sn_k, sn_layer, lang], sn_views, show_progress="hidden",

@@ -309,3 +309,35 @@ def test_empty_assets_folder_still_builds(tmp_path, monkeypatch):
     assert isinstance(app.build_demo(), gr.Blocks)
     with pytest.raises(gr.Error):
         app.translate_api(EN, "transformer-en-fr")
+
+
+def test_every_event_handler_is_friendly():
+    """A handler outside `friendly` would put Gradio's raw error on the page (and blank every output)."""
+    for f in app.demo.fns.values():
+        if f.fn is None or f.is_cancel_function or f.fn.__qualname__.startswith("Examples."):  # Gradio's own
+            continue
+        assert getattr(f.fn, "friendly", False), f"{f.fn.__qualname__} is not wrapped in friendly()"
+
+
+def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch):
+    """In an event, the outermost handler turns the error into one warning toast and gr.skip() (every
+    output keeps what it showed: a gr.Error marked them all "Error"); the handlers it calls, and the API
+    endpoints, still raise."""
+    shown = []
+    monkeypatch.setattr(app, "_in_event", lambda: True)
+    monkeypatch.setattr(app.gr, "Warning", lambda message, **kw: shown.append(message))
+    late_mask = "a " * 300 + "I am a [MASK]."  # the [MASK] past BERT's 256 tokens (bert_model_view raises inside)
+    assert app._ui_bert_run("fill")("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
+    assert shown == [i18n.error_text(inf.UserError("", "mask_too_late"), "ko")] and "[MASK]" in shown[0]
+
+    def boom(*a, **k):
+        raise RuntimeError("internal detail")
+    monkeypatch.setattr(inf, "translate", boom)
+    assert app._ui_transformer(EN, "transformer-en-fr", 1, 1, 1, "en") == gr.skip()
+    assert shown[-1] == app.GENERIC_ERROR and len(shown) == 2
+    with pytest.raises(gr.Error):
+        app.translate_api(EN, "transformer-en-fr")  # the API reports errors as errors
+    with pytest.raises(gr.Error, match="Put at least one"):
+        app.fill_mask_api("no mask here", 5)
+    assert list(app._ui_live(500, "general", "the cat", "en")) == [gr.skip()]  # the generator: one warning, ends
+    assert "between 1 and 120" in shown[-1] and len(shown) == 3

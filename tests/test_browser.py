@@ -334,6 +334,13 @@ def test_bert_tab_fills_the_mask_and_predicts_the_next_sentence(ui, tmp_path):
             break
         ui.page.wait_for_timeout(250)
     assert len(ui.ticks("Fill-mask: top predictions", axis="y")) == most
+    # an error after a result (the [MASK] past BERT's 256 tokens): a warning toast, and the result stays
+    panel.get_by_label("Sentence A").fill("a " * 300 + "I am a [MASK].")
+    panel.get_by_role("button", name="Fill [MASK]").click()
+    expect(ui.page.locator(".toast-body").filter(has_text="fell beyond BERT's length limit")).to_be_visible(
+        timeout=STEP_MS)
+    assert panel.get_by_text("Error", exact=True).count() == 0  # no output marked "Error"
+    assert len(ui.ticks("Fill-mask: top predictions", axis="y")) == most
     ui.assert_clean()
 
 
