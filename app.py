@@ -611,9 +611,10 @@ def _ui_beam(text, model, beam, lang="en"):
 
 @friendly
 def _ui_beam_choice(search, chosen, lang="en"):
-    """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes')."""
+    """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes').
+    Before any search the choice is empty and nothing changes (opening it raised an error toast)."""
     if not search:
-        raise UserError("Run a search first.", "search_first")
+        return gr.skip()
     c = vw.beam_choice(search["text"], search["model"], search["beam"], chosen, lang)
     return [c.translation, c.grid, c.mean, c.notice, c.files]
 
@@ -862,7 +863,8 @@ def build_demo() -> gr.Blocks:
             t_files = _downloads(L, "tr.files")
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
-            t_btn.click(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
+            for trigger in (t_btn.click, t_model.input):  # another model: its translation at once
+                trigger(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
                         [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             for s in (t_layer, t_head):
@@ -891,9 +893,10 @@ def build_demo() -> gr.Blocks:
             bm_files = _downloads(L)
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
-            bm_btn.click(_ui_beam, [bm_text, bm_model, bm_beam, lang],
-                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models",
-                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+            for trigger in (bm_btn.click, bm_model.input):  # another model: its search at once
+                trigger(_ui_beam, [bm_text, bm_model, bm_beam, lang],
+                        [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models",
+                        api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
             bm_choice.input(_ui_beam_choice, [bm_state, bm_choice, lang], bm_chosen, trigger_mode="always_last",
                             api_visibility="private")
 

@@ -534,7 +534,6 @@ STRINGS: dict[str, dict[str, str]] = {
                           "ko": "알 수 없는 모델 '{name}'입니다. 사용할 수 있는 모델: {known}."},
     "err.not_loaded": {"en": "Model '{name}' could not be loaded: {error}",
                        "ko": "모델 '{name}' 불러오기 실패: {error}"},
-    "err.search_first": {"en": "Run a search first.", "ko": "먼저 탐색을 실행하세요."},
     "err.mask_cut_off": {"en": "Every [MASK] lies beyond the first {chars} characters, which is all that is read; "
                                "put one earlier.",
                          "ko": "모든 [MASK]가 읽는 범위(앞의 {chars}자) 밖에 있습니다. [MASK]를 더 앞에 넣으세요."},
@@ -615,6 +614,11 @@ STRINGS: dict[str, dict[str, str]] = {
               "model reads ({reading})?",
         "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음). 이 모델이 읽는 언어"
               "({reading})로 쓴 문장인가요?"},
+    "note.not_korean": {
+        "en": "This model reads Korean ({direction}), and the sentence has no Korean letters: its translation will "
+              "not mean much. Choose a model for the sentence's language.",
+        "ko": "이 모델은 한국어를 읽는데({direction}) 문장에 한글이 하나도 없습니다. 번역은 별 의미가 없을 것입니다. "
+              "문장의 언어에 맞는 모델을 고르세요."},
     "note.api_trace_left_out": {
         "en": "attention.enc_self is sent for inputs of up to {limit} tokens (this one has {tokens}): the figure is "
               "the last layer's mean over heads; explorer.inference in Python returns every layer and head for any "

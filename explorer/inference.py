@@ -199,6 +199,16 @@ def unknown_notice(ids: list[int], unk: int | None, token: str, reading: str = "
                    reading=reading)]
 
 
+def script_notice(text: str, direction: str) -> list[Notice]:
+    """A notice when a Korean -> X model gets a sentence without one Hangul letter: it answers
+    anything with confident nonsense ("I am a student." -> "I have a friend of mine.")."""
+    if direction.startswith("ko") and not re.search(r"[\uac00-\ud7a3\u3131-\u318e]", text):
+        return [Notice(f"This model reads Korean ({direction}), and the sentence has no Korean letters: "
+                       "its translation will not mean much. Choose a model for the sentence's language.",
+                       "not_korean", direction=direction)]
+    return []
+
+
 # ----------------------------------------------------------------------------- translation
 
 
@@ -258,7 +268,8 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
         ids = ids[:limit]
     if not ids:
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
-    notices += unknown_notice(ids, sp.get("unk"), "<unk>", ckpt.metrics.get("data", {}).get("direction", ""))
+    direction = ckpt.metrics.get("data", {}).get("direction", "")
+    notices += unknown_notice(ids, sp.get("unk"), "<unk>", direction) + script_notice(text, direction)
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
     alpha = ckpt.length_penalty if beam > 1 else 0.0  # the decoding behind the model's reported BLEU

@@ -341,3 +341,13 @@ def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch)
         app.fill_mask_api("no mask here", 5)
     assert list(app._ui_live(500, "general", "the cat", "en")) == [gr.skip()]  # the generator: one warning, ends
     assert "between 1 and 120" in shown[-1] and len(shown) == 3
+
+
+def test_choosing_another_model_runs_the_tab_again():
+    """seq2seq, Transformer and beam search: picking another model (or score function) translates the
+    sentence again at once, as its button does (the old translation and figures stayed on screen)."""
+    for name in ("_ui_seq2seq", "_ui_transformer", "_ui_beam"):
+        events = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == name]
+        kinds = {(type(app.demo.blocks[b]).__name__, e) for f in events for b, e in f.targets}
+        assert ("Button", "click") in kinds, (name, kinds)
+        assert any(e == "input" and k in ("Dropdown", "Radio") for k, e in kinds), (name, kinds)

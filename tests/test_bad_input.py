@@ -217,6 +217,16 @@ def test_unknown_tokens_are_noticed():
     assert b.tokens.count("[UNK]") == 2 and "2 of 3 input tokens are unknown to this model" in b.notices[0]
 
 
+def test_a_korean_reader_given_no_korean_says_so():
+    """transformer-ko-en answers anything ("I am a student." -> "I have a friend of mine."): without a
+    Hangul letter in the sentence, a notice says the translation will not mean much."""
+    r = inf.translate("transformer-ko-en", "I am a student.")
+    assert any(n.key == "not_korean" for n in r.notices) and "reads Korean (ko-en)" in str(r.notices[-1])
+    assert not inf.translate("transformer-ko-en", "나는 학생 입니다").notices
+    assert not inf.translate("transformer-ko-en", "나는 student 입니다").notices  # some Korean: read as it is
+    assert not any(n.key == "not_korean" for n in inf.translate("transformer-en-fr", "I am a student.").notices)
+
+
 @pytest.mark.parametrize("b", ["", "   ", None, "\x00"])
 def test_nsp_empty_sentence_b_is_a_clear_error(b):
     with pytest.raises(UserError, match="second sentence"):
