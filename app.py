@@ -294,12 +294,15 @@ def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head:
                      lang: str = "en") -> TransformerView:
     """Translate with a Transformer (beam=1: greedy) and show every attention it used."""
     r = inf.translate(model, text, beam)
+    n_layers, n_heads = _size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
+    return TransformerView(r.translation, notices_md(r.notices, lang=lang), _hypotheses_table(r, lang),
+                           transformer_heads(r, layer, head, lang), r, n_layers, n_heads)
+
+
+def _hypotheses_table(r: TranslationResult, lang: str = "en") -> pd.DataFrame:
     hyps = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
                           "attention shown": "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
-    hyps = i18n.localized(hyps, lang)
-    n_layers, n_heads = _size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
-    return TransformerView(r.translation, notices_md(r.notices, lang=lang), hyps, transformer_heads(r, layer, head, lang), r,
-                           n_layers, n_heads)
+    return i18n.localized(hyps, lang)
 
 
 # ----------------------------------------------------------------------------- BERT
@@ -501,6 +504,45 @@ def _ui_bert_heads(record, layer, head, lang="en"):
 @friendly
 def _ui_bert_fill(model, a, b, k, layer, head, lang="en"):
     return _ui_bert(bert_model_view("fill", model, a, b, k, layer, head, lang), layer, head)
+
+
+# The language switch redraws what is on screen in the new language from the tab's record (no model
+# call, the same numbers); a tab with no result yet keeps its empty outputs (gr.skip()).
+
+
+@friendly
+def _relabel_seq2seq(r, step, lang="en"):
+    """[notice, alignment, step bars, step text] of the last seq2seq translation, in `lang`."""
+    if r is None:
+        return gr.skip()
+    lead = [i18n.t("s2s.no_attention", lang)] if r.trace.cross is None else []
+    return [notices_md(r.notices, lead, lang), *seq2seq_step(r, step, lang)]
+
+
+@friendly
+def _relabel_transformer(r, layer, head, lang="en"):
+    """[notice, hypotheses] + every attention view of the last Transformer translation, in `lang`."""
+    if r is None:
+        return gr.skip()
+    return [notices_md(r.notices, lang=lang), _hypotheses_table(r, lang)] + _values(transformer_heads(r, layer, head, lang))
+
+
+@friendly
+def _relabel_bert(r, layer, head, lang="en"):
+    return gr.skip() if r is None else _ui_bert_heads(r, layer, head, lang)
+
+
+@friendly
+def _relabel_beam(search, chosen, lang="en"):
+    """The last beam search again in `lang` (its text, model and beam; deterministic), on the same hypothesis."""
+    if not search:
+        return gr.skip()
+    out = _ui_beam(search["text"], search["model"], search["beam"], lang)
+    chosen = int(chosen or 0)
+    if chosen:
+        out[2] = gr.Dropdown(choices=out[2].choices, value=chosen)
+        out[3:8] = _ui_beam_choice(search, chosen, lang)
+    return out
 
 
 def _ui_bert_run(action: str):
@@ -1151,6 +1193,15 @@ def build_demo() -> gr.Blocks:
                         api_visibility="private")
         lang.change(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], show_progress="hidden",
                     api_visibility="private")
+        # results already on screen: redrawn in the new language from their records
+        lang.change(_relabel_seq2seq, [s_state, s_step, lang], [s_notice, s_align, s_bars, s_step_text],
+                    show_progress="hidden", api_visibility="private")
+        lang.change(_relabel_transformer, [t_state, t_layer, t_head, lang], [t_notice, t_hyps] + t_heads,
+                    show_progress="hidden", api_visibility="private")
+        lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_outs[:-3], show_progress="hidden",
+                    api_visibility="private")
+        lang.change(_relabel_beam, [bm_state, bm_choice, lang], [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state],
+                    concurrency_id="models", show_progress="hidden", api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

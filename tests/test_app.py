@@ -351,3 +351,42 @@ def test_choosing_another_model_runs_the_tab_again():
         kinds = {(type(app.demo.blocks[b]).__name__, e) for f in events for b, e in f.targets}
         assert ("Button", "click") in kinds, (name, kinds)
         assert any(e == "input" and k in ("Dropdown", "Radio") for k, e in kinds), (name, kinds)
+
+
+def _titles(values) -> list[str]:
+    return [v.layout.title.text for v in values if isinstance(v, go.Figure)]
+
+
+def test_the_language_switch_redraws_the_results_on_screen():
+    """After an English run, switching to Korean redraws that run's figures and texts in Korean from its
+    record (they stayed English until the next run): the same as running it in Korean."""
+    s_en, s_ko = app._ui_seq2seq(EN, "seq2seq-dot", "en"), app._ui_seq2seq(EN, "seq2seq-dot", "ko")
+    relabeled = app._relabel_seq2seq(s_en[6], 1, "한국어")  # state, step
+    assert relabeled[3] == s_ko[4] and _titles(relabeled) == _titles(s_ko[2:4]) != _titles(s_en[2:4])
+
+    t_en = app._ui_transformer(EN, "transformer-en-fr", 2, 1, 1, "en")
+    t_ko = app._ui_transformer(EN, "transformer-en-fr", 2, 1, 1, "ko")
+    relabeled = app._relabel_transformer(t_en[11], 1, 1, "ko")  # [notice, hypotheses] + heads
+    assert list(relabeled[1].columns) == list(t_ko[2].columns) != list(t_en[2].columns)
+    assert _titles(relabeled[2:]) == _titles(t_ko[3:10]) != _titles(t_en[3:10])
+
+    b_en = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "en")
+    b_ko = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
+    relabeled = app._relabel_bert(b_en[9], 1, 1, "ko")
+    assert _titles(relabeled) == _titles(b_ko[:9]) != _titles(b_en[:9])
+
+    search = {"text": EN, "model": "transformer-en-fr", "beam": 3}
+    bm_ko = app._ui_beam(EN, "transformer-en-fr", 3, "ko")
+    relabeled, chosen = app._relabel_beam(search, 1, "ko"), app._ui_beam_choice(search, 1, "ko")
+    assert relabeled[2].value == 1  # still on the hypothesis the user chose
+    assert relabeled[3] == chosen[0] and relabeled[6] == chosen[3] and _titles(relabeled[3:8]) == _titles(chosen)
+    bm_en = app._ui_beam(EN, "transformer-en-fr", 3, "en")
+    assert list(relabeled[0].columns) == list(bm_ko[0].columns) != list(bm_en[0].columns)
+    assert relabeled[1].to_json() == bm_ko[1].to_json() != bm_en[1].to_json()  # the prefix tree's words
+    for relabel, args in ((app._relabel_seq2seq, (None, 1)), (app._relabel_transformer, (None, 1, 1)),
+                          (app._relabel_bert, (None, 1, 1)), (app._relabel_beam, (None, 0))):
+        assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+    switch = [f.fn.__name__ for f in app.demo.fns.values()
+              if any(app.demo.blocks[b].__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
+              and getattr(f.fn, "__name__", "").startswith("_relabel")]
+    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_seq2seq", "_relabel_transformer"]
