@@ -326,6 +326,17 @@ STRINGS: dict[str, dict[str, str]] = {
               "않습니다.",
     },
     "len.refresh": {"en": "Reload", "ko": "다시 읽기"},
+    "len.family_0": {"en": "RNN, no attention", "ko": "RNN, 어텐션 없음"},
+    "len.family_1": {"en": "RNN + attention", "ko": "RNN + 어텐션"},
+    "len.family_2": {"en": "Transformer", "ko": "트랜스포머"},
+    "len.msg_models": {"en": "Test BLEU by source length (words) for {n} model(s).",
+                       "ko": "모델 {n}개의 소스 길이(단어 수)별 테스트 BLEU."},
+    "len.msg_empty": {"en": "No translation model has test.bleu_by_length in its metrics.json yet (run "
+                            "`python -m models.evaluate assets/<model> --write`).",
+                      "ko": "metrics.json에 test.bleu_by_length가 있는 번역 모델이 아직 없습니다"
+                            "(`python -m models.evaluate assets/<model> --write`를 실행하세요)."},
+    "len.msg_lacking": {"en": "Not evaluated yet: {names}.", "ko": "아직 평가하지 않은 모델: {names}."},
+    "len.msg_broken": {"en": "Unreadable metrics: {names}.", "ko": "읽을 수 없는 metrics: {names}."},
     "len.figure": {"en": "BLEU by source length", "ko": "소스 길이별 BLEU"},
     "len.table": {"en": "BLEU per length bucket (words)", "ko": "길이 구간(단어 수)별 BLEU"},
     # ------------------------------------------------------------------ words inside the figures (figures.LABELS)

@@ -155,7 +155,9 @@ LENGTH_COLUMNS = ["model", "family", "direction", "bucket", "n", "bleu"]
 @dataclass(frozen=True)
 class LengthTable:
     table: pd.DataFrame  # long table, columns LENGTH_COLUMNS, one row per (model, bucket)
-    message: str  # what the table shows, or why it is empty
+    message: str  # what the table shows, or why it is empty (English; views.length_view words it per language)
+    lacking: tuple[str, ...] = ()  # checkpoints without test.bleu_by_length
+    broken: tuple[str, ...] = ()  # checkpoints whose metrics.json could not be read
 
 
 def _family(arch: str | None, attention: str | None) -> str | None:
@@ -220,7 +222,7 @@ def length_table(assets: Path | str = ASSETS) -> LengthTable:
         parts.append(f"Not evaluated yet: {', '.join(sorted(set(lacking)))}.")
     if broken:
         parts.append(f"Unreadable metrics: {', '.join(sorted(set(broken)))}.")
-    return LengthTable(table, " ".join(parts))
+    return LengthTable(table, " ".join(parts), tuple(sorted(set(lacking))), tuple(sorted(set(broken))))
 
 
 # ----------------------------------------------------------------------------- 3. rollout

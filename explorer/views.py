@@ -193,7 +193,8 @@ class LengthView:
 def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
     """Test BLEU by source-length bucket of every evaluated translation model (JSON files only)."""
     lt = lab.length_table(assets)
-    long = lt.table
+    families = {f: t(f"len.family_{i}", lang) for i, f in enumerate(lab.FAMILIES)}
+    long = lt.table.assign(family=lt.table.family.map(lambda f: families.get(f, f)))
     if long.empty:
         wide = pd.DataFrame(columns=["direction", "family", "model"])
     else:
@@ -202,8 +203,19 @@ def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
                                  sort=False).reindex(columns=buckets).round(2).reset_index())
         wide.columns.name = None
     wide = localized(wide, lang)
-    files = write_downloads("bleu-by-length", {"message": lt.message, "rows": long}, {"long": long, "wide": wide})
-    return LengthView(lf.length_figure(long, lt.message, lab_labels(lang)), wide, md(lt.message), files)
+    message = _length_message(lt, lang)
+    files = write_downloads("bleu-by-length", {"message": message, "rows": long}, {"long": long, "wide": wide})
+    return LengthView(lf.length_figure(long, message, lab_labels(lang)), wide, md(message), files)
+
+
+def _length_message(lt: lab.LengthTable, lang: str) -> str:
+    """lab.length_table's message in `lang`: what the table shows, or why it is empty."""
+    parts = [t("len.msg_models", lang, n=lt.table.model.nunique()) if not lt.table.empty else t("len.msg_empty", lang)]
+    if lt.lacking and not lt.table.empty:
+        parts.append(t("len.msg_lacking", lang, names=", ".join(lt.lacking)))
+    if lt.broken:
+        parts.append(t("len.msg_broken", lang, names=", ".join(lt.broken)))
+    return " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- 3. beam search

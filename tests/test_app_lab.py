@@ -706,7 +706,8 @@ def test_lab_figures_speak_korean_with_the_same_numbers(view):
     if isinstance(table_en, pd.DataFrame):  # its headers are Korean too, its cells the same
         assert list(table_ko.columns) == list(i18n.localized(table_en, "ko").columns)
         assert any(_hangul(c) for c in table_ko.columns), list(table_ko.columns)
-        pd.testing.assert_frame_equal(table_en.set_axis(table_ko.columns, axis=1), table_ko)
+        words = {"계열": {en: i18n.t(f"len.family_{i}", "ko") for i, en in enumerate(lab.FAMILIES)}}  # cells in words
+        pd.testing.assert_frame_equal(table_en.set_axis(table_ko.columns, axis=1).replace(words), table_ko)
     for f_en, f_ko in zip(figures(v_en), figures(v_ko), strict=True):
         words_en, words_ko = _words_of(f_en), _words_of(f_ko)
         assert any(_hangul(w) for w in words_ko) and not any(_hangul(w) for w in words_en), (words_en, words_ko)
