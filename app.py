@@ -564,17 +564,19 @@ def _seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:
     return [(labels.get(n.removeprefix("seq2seq-"), n), n) for n in dict.fromkeys(order) if n in names]
 
 
-_NOT_METRICS = {"score", "step", "n", "averaged", "seconds_cpu", "beam", "split"}
+METRIC_NAMES = ("valid_bleu_greedy", "valid_chrf_greedy", "bleu", "chrf", "fill_mask_top1_wiki",
+                "fill_mask_top1_short", "nsp_acc", "mlm_top1_mixed")  # shown in this order, named by i18n
 
 
-def _metrics_summary(d: dict) -> str:
-    """'valid: chrf 65.3 · test: bleu 47.7, ...': the scalar held-out metrics of a describe() row."""
+def _metrics_summary(d: dict, lang: str = "en") -> str:
+    """'validation: BLEU (greedy) 50.6, chrF (greedy) 66.47 · test: BLEU 48.32, ...': the held-out metrics
+    of a describe() row in words (training diagnostics such as head_top_weight_max are left out)."""
     parts = []
     for split in ("valid", "test"):
         m = d.get(split) or {}
-        kv = [f"{k} {v}" for k, v in m.items() if k not in _NOT_METRICS and isinstance(v, (int, float))]
+        kv = [f"{i18n.t('metric.' + k, lang)} {m[k]}" for k in METRIC_NAMES if isinstance(m.get(k), (int, float))]
         if kv:
-            parts.append(f"{split}: " + ", ".join(kv))
+            parts.append(f"{i18n.t('metric.split_' + split, lang)}: " + ", ".join(kv))
     return " · ".join(parts)
 
 
@@ -583,10 +585,12 @@ def _models_table(reg, lang: str = "en") -> pd.DataFrame:
     rows = []
     for d in reg.describe():
         arch = d.get("arch", "") + (" + QK-LayerNorm" if d.get("qk_norm") else "")
-        rows.append({"model": d["name"], "status": d["status"], "architecture": arch,
-                     "parameters": d.get("parameters"), "trained on (last stage)": d.get("device") or "",
+        n = d.get("parameters")
+        rows.append({"model": d["name"], "status": i18n.t(f"models.status_{d['status']}", lang),
+                     "architecture": arch, "parameters": f"{n / 1e6:.1f} M" if isinstance(n, int) else "",
+                     "trained on (last stage)": d.get("device") or "",
                      "train seconds (all stages)": d.get("total_wall_seconds"), "weights on disk": d.get("storage"),
-                     "metrics / error": d.get("error") or _metrics_summary(d)})
+                     "metrics / error": d.get("error") or _metrics_summary(d, lang)})
     return i18n.localized(pd.DataFrame(rows), lang)
 
 
@@ -678,7 +682,8 @@ def _ui_rollout_layer(record, layer, lang="en"):
 @friendly
 def _ui_query_key(text, model, layer, head, query, lang):
     v = vw.query_key_view(text, layer, head, query, model, lang)
-    return [v.figure, v.table, v.text, v.files, gr.Dropdown(choices=v.choices, value=v.record.query_index)]
+    shown = v.table.round(6)  # on screen: "softmax" and "model attention" agree to these digits (the CSV has all)
+    return [v.figure, shown, v.text, v.files, gr.Dropdown(choices=v.choices, value=v.record.query_index)]
 
 
 @friendly

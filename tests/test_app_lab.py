@@ -181,6 +181,9 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     assert inf.registry().get("bert").config.qk_norm and r.qk_norm and "QK-LayerNorm" in v.text
     far = vw.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
+    shown = app._ui_query_key(text, "bert", 2, 3, 4, "en")[1]  # on screen: 6 decimals, where both columns agree
+    np.testing.assert_array_equal(shown["softmax"], v.table["softmax"].round(6))
+    assert (shown["softmax"] - shown["model attention"]).abs().max() <= 1.01e-6
     n_layers = inf.registry().get("bert").config.n_layers
     with pytest.raises(gr.Error, match=f"Layer must be from 1 to {n_layers}"):
         app._ui_query_key(text, "bert", 0, 1, 0, "English")
