@@ -299,10 +299,20 @@ def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head:
                            transformer_heads(r, layer, head, lang), r, n_layers, n_heads)
 
 
+HYPOTHESIS_COLUMNS = ["#", "translation", "log-prob", "score", "attention shown"]
+TOKEN_COLUMNS = ["position", "token", "segment"]
+MASK_COLUMNS = ["mask", "position", "rank", "token", "probability"]
+
+
 def _hypotheses_table(r: TranslationResult, lang: str = "en") -> pd.DataFrame:
-    hyps = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
-                          "attention shown": "✓" if i == r.chosen else ""} for i, h in enumerate(r.hypotheses)])
+    hyps = pd.DataFrame([[i + 1, h.text, h.logprob, h.score, "✓" if i == r.chosen else ""]
+                         for i, h in enumerate(r.hypotheses)], columns=HYPOTHESIS_COLUMNS)
     return i18n.localized(hyps, lang)
+
+
+def _no_rows(columns: list[str]) -> pd.DataFrame:
+    """A table's headers before its first run (Gradio showed "1 2 3" for an empty one)."""
+    return pd.DataFrame(columns=columns)
 
 
 # ----------------------------------------------------------------------------- BERT
@@ -368,12 +378,9 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
         return BertView(pd.DataFrame(), "", pd.DataFrame(), p, p, "", p, p, [], None, 1, 1)
     a = r.trace.enc_self
     l, h = _pick(a, layer, head)
-    tokens = pd.DataFrame({"position": range(len(r.tokens)), "token": r.tokens,
-                           "segment": [_seg(s) for s in r.segments]})
-    masks = pd.DataFrame([{"mask": f"#{i + 1}", "position": m.index, "rank": k + 1, "token": p.token,
-                           "probability": p.probability}
-                          for i, m in enumerate(r.masks) for k, p in enumerate(m.predictions)],
-                         columns=["mask", "position", "rank", "token", "probability"])
+    tokens = pd.DataFrame(zip(range(len(r.tokens)), r.tokens, [_seg(s) for s in r.segments]), columns=TOKEN_COLUMNS)
+    masks = pd.DataFrame([[f"#{i + 1}", m.index, k + 1, p.token, p.probability]
+                          for i, m in enumerate(r.masks) for k, p in enumerate(m.predictions)], columns=MASK_COLUMNS)
     tokens, masks = i18n.localized(tokens, lang), i18n.localized(masks, lang)
     nsp_text = "" if r.is_next is None else i18n.t(
         "bert.nsp_follows" if r.is_next >= r.not_next else "bert.nsp_not_follows", lang, p=r.is_next, q=r.not_next)
@@ -692,7 +699,8 @@ def _ui_snapshot_model(model, lang):
     m = vw.snapshot_meta(model)
     return ([gr.Dropdown(choices=m.probes, value=0),
              gr.Slider(1, max(m.n_snapshots, 2), step=1, value=m.n_snapshots),
-             gr.Slider(1, max(m.n_layers, 2), step=1, value=m.n_layers, interactive=m.n_layers > 1)]
+             gr.Slider(1, max(m.n_layers, 2), step=1, value=m.n_layers, interactive=m.n_layers > 1,
+                       visible=m.n_layers > 1)]  # a one-layer model has no layer to choose (it read 1–2)
             + _ui_snapshots(model, 0, m.n_snapshots, m.n_layers, lang))
 
 
@@ -898,7 +906,7 @@ def build_demo() -> gr.Blocks:
             L.examples("transformer", [t_text, t_model], model_or(t_names))
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
-            t_hyps = L(gr.Dataframe, "tr.hyps", interactive=False)
+            t_hyps = L(gr.Dataframe, "tr.hyps", value=_no_rows(HYPOTHESIS_COLUMNS), interactive=False)
             t_layer, t_head = _layer_head_sliders(L, *_depth(reg, t_names[0] if t_names else None))
             with L(gr.Tab, "tab.enc"):
                 t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
@@ -929,7 +937,7 @@ def build_demo() -> gr.Blocks:
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
             L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
-            bm_table = L(gr.Dataframe, "beam.table", interactive=False, wrap=True)
+            bm_table = L(gr.Dataframe, "beam.table", value=_no_rows(vw.BEAM_COLUMNS), interactive=False, wrap=True)
             bm_fig = L(gr.Plot, "beam.figure")
             bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
             bm_out = L(gr.Textbox, "common.translation", interactive=False)
@@ -971,8 +979,10 @@ def build_demo() -> gr.Blocks:
             L.examples("bert", [b_a, b_b])  # an English BERT: the rows stay English, the headers follow
             b_notice = gr.Markdown()
             with gr.Row():
-                b_tokens = L(gr.Dataframe, "bert.tokens", interactive=False, max_height=300)
-                b_masks = L(gr.Dataframe, "bert.masks", interactive=False, max_height=300)
+                b_tokens = L(gr.Dataframe, "bert.tokens", value=_no_rows(TOKEN_COLUMNS), interactive=False,
+                             max_height=300)
+                b_masks = L(gr.Dataframe, "bert.masks", value=_no_rows(MASK_COLUMNS), interactive=False,
+                            max_height=300)
             with gr.Row():
                 b_topk = L(gr.Plot, "bert.topk")
                 with gr.Column():
@@ -1116,7 +1126,8 @@ def build_demo() -> gr.Blocks:
                     sn_k = L(gr.Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
                              value=meta.n_snapshots if meta else 1, scale=3)
                     sn_layer = L(gr.Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
-                                 value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1))
+                                 value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1),
+                                 visible=bool(meta and meta.n_layers > 1))
                 sn_text = gr.Markdown(sn_first.text if sn_first else "")
                 with gr.Row():
                     sn_heat = L(gr.Plot, "snap.heatmap", value=sn_first.heatmap if sn_first else None)

@@ -259,13 +259,16 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
     return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r)
 
 
+BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]
+
+
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
     """Beam search's ranked hypotheses and the cross attention of the best one."""
     beam = inf._check_int(beam, "Beam size", 2, inf.MAX_BEAM)
     best = beam_choice(text, model, beam, 0, lang)
     hyps = best.record.hypotheses
-    table = pd.DataFrame([{"#": i + 1, "translation": h.text, "log-prob": h.logprob, "score": h.score,
-                           "tokens": " ".join(h.tokens)} for i, h in enumerate(hyps)])
+    table = pd.DataFrame([[i + 1, h.text, h.logprob, h.score, " ".join(h.tokens)] for i, h in enumerate(hyps)],
+                         columns=BEAM_COLUMNS)
     table = localized(table, lang)
     choices = [(f"#{i + 1}  {h.text}  ({t('col.score', lang)} {h.score:.3f}, {t('col.log-prob', lang)} "
                  f"{h.logprob:.3f})", i) for i, h in enumerate(hyps)]  # ranked by the score

@@ -737,3 +737,10 @@ def test_lab_and_live_figure_words_have_a_korean_copy_of_every_label():
     from explorer import live_figures as lvf
     assert i18n.lab_labels("en") == lf.LABELS and set(i18n.lab_labels("ko")) == set(lf.LABELS)
     assert i18n.live_labels("en") == lvf.LABELS and set(i18n.live_labels("ko")) == set(lvf.LABELS)
+
+
+@needs
+def test_attention_over_training_hides_the_layer_slider_of_a_one_layer_model():
+    """A one-layer seq2seq has no layer to choose: its slider is hidden (it read 1–2, greyed out)."""
+    one, deep = app._ui_snapshot_model("seq2seq-dot", "en")[2], app._ui_snapshot_model("transformer-en-fr", "en")[2]
+    assert one.visible is False and deep.visible is True and deep.maximum == deep.value == 3
