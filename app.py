@@ -245,6 +245,11 @@ _TRANSFORMER_VIEWS = {  # trace field -> (i18n key of its title, rows, cols) of 
     "dec_self": ("tr.title_dec", "decoder_input_tokens", "decoder_input_tokens"),
     "cross": ("tr.title_cross", "target_tokens", "source_tokens"),
 }
+# The decoder's query at step t reads decoder input t (<s>, Je, ...) and produces output t (Je, ..., </s>):
+# masked self-attention labels its rows by what they read (its keys are those same inputs), cross
+# attention by what they produce, as alignment figures do; the axis titles say which (i18n keys).
+_AXIS_TITLES = {"enc_self": ("fig.query", "fig.key"), "dec_self": ("tr.query_reads", "tr.key_reads"),
+                "cross": ("tr.query_produces", "tr.key_source")}
 
 
 def _no_view(key: str, lang: str) -> go.Figure:
@@ -273,7 +278,8 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
                                             selected=(l, h), labels=words)
         figs[f"{name}_head"] = fg.heatmap(a[l, h], cols, rows, i18n.t("view.layer_head", lang, title=title, l=l + 1,
                                                                       h=h + 1),
-                                          x_title=words["key"], y_title=words["query"])
+                                          x_title=i18n.t(_AXIS_TITLES[name][1], lang),
+                                          y_title=i18n.t(_AXIS_TITLES[name][0], lang))
         tables[f"{name}-L{l + 1}H{h + 1}"] = matrix_table(a[l, h], rows, cols)
     s, p = r.trace.dec_self_scores, r.trace.dec_self
     if s is None or p is None:

@@ -355,6 +355,10 @@ STRINGS: dict[str, dict[str, str]] = {
     # (every "fig.*" key is one of them; titles of the views follow)
     "fig.key": {"en": "key", "ko": "키"},
     "fig.query": {"en": "query", "ko": "쿼리"},
+    "tr.query_reads": {"en": "query: the decoder input it reads", "ko": "쿼리: 읽는 디코더 입력"},
+    "tr.key_reads": {"en": "key: decoder input (later ones masked)", "ko": "키: 디코더 입력(뒤쪽은 마스킹)"},
+    "tr.query_produces": {"en": "query: the token it produces", "ko": "쿼리: 만들어 내는 토큰"},
+    "tr.key_source": {"en": "key: source token", "ko": "키: 소스 토큰"},
     "fig.score": {"en": "score", "ko": "점수"},
     "fig.weight": {"en": "weight", "ko": "가중치"},
     "fig.masked": {"en": "masked", "ko": "마스크됨"},

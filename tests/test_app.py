@@ -413,3 +413,16 @@ def test_empty_tables_show_their_headers_before_the_first_run():
               i18n.t("bert.masks"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[2]}
     for label, first in firsts.items():
         assert by_label[label].value["headers"] == list(first.columns), label
+
+
+def test_decoder_views_say_which_token_labels_their_rows():
+    """Masked self-attention labels its query rows by the input each step reads (<s>, Je, ...), cross
+    attention by the token it produces (Je, ..., </s>): the same positions, and the axis titles say so."""
+    r = inf.translate("transformer-en-fr", EN, 1)
+    for lang in ("en", "ko"):
+        h = app.transformer_heads(r, 1, 1, lang)
+        assert h.dec_head.layout.yaxis.title.text == i18n.t("tr.query_reads", lang)
+        assert h.cross_head.layout.yaxis.title.text == i18n.t("tr.query_produces", lang)
+        assert h.cross_head.layout.xaxis.title.text == i18n.t("tr.key_source", lang)
+    assert r.decoder_input_tokens[0] == "<s>" and r.target_tokens[-1] == "</s>"
+    assert r.decoder_input_tokens[1:] == r.target_tokens[:-1]  # one step apart
