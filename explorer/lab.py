@@ -126,7 +126,7 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
     """Translate `text` greedily with each RNN encoder-decoder and measure how peaked its
     cross attention is (row entropy): dot vs scaled dot vs general vs additive vs none."""
     reg = reg or registry()
-    results, notices = [], []
+    results, notices, per_model = [], [], {}  # per_model: a model's notice -> the models that gave it
     for name in names:
         if name not in reg.names("seq2seq"):
             why = reg.errors.get(name, "")
@@ -139,7 +139,11 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
         results.append(ScoreFunctionResult(
             name, reg.get(name).config.attention, r.translation, r.source_tokens, r.target_tokens, cross, ent,
             None if ent is None else float(ent.mean()), math.log(len(r.source_tokens))))
-        notices += [Notice(f"{name}: {n}", "of_model", name=name, notice=n) for n in r.notices]
+        for n in r.notices:
+            per_model.setdefault(n, (n, []))[1].append(name)
+    # one line per notice, naming every model that gave it (the five share the tokenizer's notices)
+    notices += [Notice(f"{', '.join(who)}: {n}", "of_model", name=", ".join(who), notice=n)
+                for n, who in per_model.values()]
     if not results:
         why = " ".join(notices)
         raise UserError("None of the RNN encoder-decoders is available: " + why, "no_rnn_models", why=why)

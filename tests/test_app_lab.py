@@ -744,3 +744,14 @@ def test_attention_over_training_hides_the_layer_slider_of_a_one_layer_model():
     """A one-layer seq2seq has no layer to choose: its slider is hidden (it read 1–2, greyed out)."""
     one, deep = app._ui_snapshot_model("seq2seq-dot", "en")[2], app._ui_snapshot_model("transformer-en-fr", "en")[2]
     assert one.visible is False and deep.visible is True and deep.maximum == deep.value == 3
+
+
+@needs
+def test_score_functions_say_a_shared_notice_once():
+    """A notice that every model gives (the source cut to 64 tokens) is one line naming the models,
+    not five copies of the same warning."""
+    c = lab.compare_score_functions("the cat " * 60)
+    cut = [n for n in c.notices if "Source cut" in n]
+    assert len(cut) == 1 and all(r.name in cut[0] for r in c.results), c.notices
+    ko = vw.score_functions_view("the cat " * 60, "ko").notice
+    assert ko.count("64개로 잘랐습니다") == 1  # the Korean text of the same notice, once
