@@ -912,7 +912,7 @@ def build_demo() -> gr.Blocks:
             L.examples("transformer", [t_text, t_model], model_or(t_names))
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
-            t_hyps = L(gr.Dataframe, "tr.hyps", value=_no_rows(HYPOTHESIS_COLUMNS), interactive=False)
+            t_hyps = L(gr.Dataframe, "tr.hyps", value=_no_rows(HYPOTHESIS_COLUMNS), interactive=False, wrap=True)
             t_layer, t_head = _layer_head_sliders(L, *_depth(reg, t_names[0] if t_names else None))
             with L(gr.Tab, "tab.enc"):
                 t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
