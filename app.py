@@ -171,7 +171,8 @@ def _alignment(r: TranslationResult, step: int | None = None, lang: str = "en") 
         return fg.placeholder(i18n.t("s2s.align_none", lang), i18n.t("s2s.align_title_none", lang, model=r.model))
     return fg.heatmap(r.trace.cross[0, 0], r.source_tokens, r.target_tokens,
                       i18n.t("s2s.align_title", lang, model=r.model), x_title=i18n.t("fig.source", lang),
-                      y_title=i18n.t("view.target_produced", lang), highlight_row=None if step is None else step - 1)
+                      y_title=i18n.t("view.target_produced", lang), highlight_row=None if step is None else step - 1,
+                      labels=i18n.figure_labels(lang))
 
 
 @friendly
@@ -279,7 +280,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
         figs[f"{name}_head"] = fg.heatmap(a[l, h], cols, rows, i18n.t("view.layer_head", lang, title=title, l=l + 1,
                                                                       h=h + 1),
                                           x_title=i18n.t(_AXIS_TITLES[name][1], lang),
-                                          y_title=i18n.t(_AXIS_TITLES[name][0], lang))
+                                          y_title=i18n.t(_AXIS_TITLES[name][0], lang), labels=words)
         tables[f"{name}-L{l + 1}H{h + 1}"] = matrix_table(a[l, h], rows, cols)
     s, p = r.trace.dec_self_scores, r.trace.dec_self
     if s is None or p is None:
@@ -394,7 +395,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
     figs = {"topk": _topk_figure(r, lang), "nsp": _nsp_figure(r, lang), "grid": _bert_grid(r, l, h, lang),
             "head": fg.heatmap(a[l, h], r.tokens, r.tokens,
                                i18n.t("view.layer_head", lang, title=i18n.t("bert.title", lang), l=l + 1, h=h + 1),
-                               x_title=words["key"], y_title=words["query"], segments=r.segments)}
+                               x_title=words["key"], y_title=words["query"], segments=r.segments, labels=words)}
     tables = {"tokens": tokens, f"enc_self-L{l + 1}H{h + 1}": matrix_table(a[l, h], r.tokens, r.tokens)}
     if len(masks):
         tables["fill_mask"] = masks

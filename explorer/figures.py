@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import html
+import unicodedata
 from typing import Sequence
 
 import numpy as np
@@ -29,7 +30,12 @@ from plotly.colors import get_colorscale
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
 PROB_SCALE = "Blues"  # attention probabilities (0..1)
 SCORE_SCALE = "RdBu_r"  # raw scores: diverging around 0
-MASK_GRAY = "#c8c8c8"
+MASK_GRAY = "#d0d0d0"  # masked cells: a neutral gray that no colour scale here uses ...
+MASK_TEXT = "#000000"  # ... with black "−∞" on it: ~13:1 (#555 on #c8c8c8, ~4:1, faded on a projector)
+BASE_FONT = 14  # px: read from the back of a classroom (plotly's 12 px default was too small projected)
+TITLE_FONT = 20
+MAX_TICK_FONT = 14  # tick labels shrink from this only where the cells are too small for it
+WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 
 
@@ -83,9 +89,11 @@ def _segment_breaks(segments: Sequence[int] | None) -> list[float]:
     return [i - 0.5 for i in range(1, len(segments)) if segments[i] != segments[i - 1]]
 
 
-def _font_size(n: int) -> int:
-    """Tick font that still fits every label at 40+ tokens."""
-    return int(np.clip(15 - n / 6, 7, 13))
+def _font_size(n: int, px: float | None = None) -> int:
+    """Tick font for n labels `px` pixels apart (default: a heatmap's cell, _cell_px(n)): MAX_TICK_FONT
+    while it fits, smaller where the cells are (still every label at 40+ tokens)."""
+    px = _cell_px(n) if px is None else px
+    return int(np.clip(0.75 * px, 8, MAX_TICK_FONT))
 
 
 def _cell_px(n: int) -> float:
@@ -101,24 +109,56 @@ def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:
     return m
 
 
-def _token_axis(labels: list[str], title: str, angle: int = 0) -> dict:
+def _token_axis(labels: list[str], title: str, angle: int = 0, px: float | None = None) -> dict:
     n = len(labels)
     return dict(title=dict(text=_esc(title)), tickmode="array", tickvals=list(range(n)),
-                ticktext=[_esc(t) for t in labels], tickfont=dict(size=_font_size(n)),
+                ticktext=[_esc(t) for t in labels], tickfont=dict(size=_font_size(n, px)),
                 tickangle=angle, automargin=True, showgrid=False, zeroline=False, constraintoward="left",
                 range=[-0.5, n - 0.5])
 
 
-def _x_angle(labels: list[str]) -> int:
-    return 0 if len(labels) <= 8 and max((len(t) for t in labels), default=0) <= 6 else -60
+def _x_angle(labels: list[str], px: float | None = None) -> int:
+    """Level tick labels where the longest fits in its `px`-wide column (a short sentence's), else slanted
+    by 60° (slanted, "▁I" reads as "/", so only where level ones would run together)."""
+    px = _cell_px(len(labels)) if px is None else px
+    longest = max((_text_em(t) for t in labels), default=0)
+    return 0 if longest * _font_size(len(labels), px) + 6 <= px else -60
+
+
+def _text_em(s: str) -> float:
+    """Rough width of `s` in font sizes: ~0.5 a Latin letter, 1 a wide (Hangul, CJK) one."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
+
+
+def _position_labels(labels: list[str]) -> list[str]:
+    """Hover names of tokens, position first ("#3 the", as the head grid's category axes show them), so
+    that repeated tokens stay apart. Escaped."""
+    return [f"#{i} {_esc(t)}" for i, t in enumerate(labels)]
 
 
 def _hover_tokens(y_labels: list[str], x_labels: list[str]) -> np.ndarray:
-    """(q, k, 2) customdata: the escaped query and key token of every cell."""
+    """(q, k, 2) customdata: "#i token" of every cell's query and key (escaped). Hover templates must
+    not use %{x}/%{y} for the position: on an axis with tick text plotly shows the tick's token there."""
     cd = np.empty((len(y_labels), len(x_labels), 2), dtype=object)
-    cd[:, :, 0] = np.array([_esc(t) for t in y_labels], dtype=object)[:, None]
-    cd[:, :, 1] = np.array([_esc(t) for t in x_labels], dtype=object)[None, :]
+    cd[:, :, 0] = np.array(_position_labels(y_labels), dtype=object)[:, None]
+    cd[:, :, 1] = np.array(_position_labels(x_labels), dtype=object)[None, :]
     return cd
+
+
+def _title(text: str, tokens, words: dict) -> dict:
+    """A figure's title (escaped); under it, once, what "▁" means when a token carries it."""
+    title = dict(text=_esc(text), font=dict(size=TITLE_FONT))
+    if any(WORD_START in str(t) for t in tokens):
+        title["subtitle"] = dict(text=_esc(words["word_start"]), font=dict(size=BASE_FONT))
+    return title
+
+
+def _colorbar(title: str = "", **kw) -> dict:
+    """A thin colour bar; its title (escaped) runs along its right side: on top it sat on the "1" tick."""
+    bar = dict(thickness=14, **kw)
+    if title:
+        bar["title"] = dict(text=_esc(title), side="right")
+    return bar
 
 
 def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:
@@ -133,6 +173,7 @@ LABELS = {"key": "key", "query": "query", "score": "score", "weight": "weight", 
           "scores_panel": "scores QKᵀ/√d_k (before softmax)", "softmax_panel": "softmax (attention weights)",
           "source": "source", "source_token": "source token", "attention_weight": "attention weight",
           "probability": "probability", "no_mask": "No [MASK] to predict.",
+          "word_start": "▁ = start of a word",
           "grid_too_large": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
                             "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser)."}
 MAX_GRID_CELLS = 300_000  # head_grid draws at most this many cells: 12 layers x 6 heads of 64 x 64 tokens
@@ -146,8 +187,9 @@ def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
     """An empty figure that says why there is nothing to draw (e.g. a model without attention)."""
     return _figure([], dict(
         annotations=[dict(text=_esc(text), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-                          font=dict(size=15))],
-        title=dict(text=_esc(title)), height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
+                          font=dict(size=BASE_FONT + 2))],
+        title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=height, font=dict(size=BASE_FONT),
+        xaxis=dict(visible=False), yaxis=dict(visible=False),
         margin=dict(l=20, r=20, t=50 if title else 20, b=20)))
 
 
@@ -157,12 +199,14 @@ def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
 def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
             zmin: float = 0.0, zmax: float = 1.0, x_title: str = "key", y_title: str = "query",
             segments: Sequence[int] | None = None, highlight_row: int | None = None,
-            colorscale: str = PROB_SCALE) -> go.Figure:
+            colorscale: str = PROB_SCALE, labels: dict | None = None) -> go.Figure:
     """One attention matrix (rows = queries, columns = keys) with the tokens on both axes.
 
     `segments` (self-attention only: one id per token on both axes) prefixes ticks with A·/B·
     and draws a divider between the segments; `highlight_row` outlines one query row.
+    `labels`: translated LABELS (only "word_start" is drawn here; the axis titles are arguments).
     """
+    w0 = _labels(labels)
     m = _check_matrix(matrix, x_tokens, y_tokens)
     if segments is not None and not (len(segments) == len(x_tokens) == len(y_tokens)):
         raise ValueError("segments need a square matrix with one id per token")
@@ -171,21 +215,24 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     trace = dict(
         type="heatmap", z=m, x=list(range(nk)), y=list(range(nq)), zmin=zmin, zmax=zmax, colorscale=_scale(colorscale),
         customdata=_hover_tokens(ys, xs), xgap=1 if max(nq, nk) <= 40 else 0, ygap=1 if max(nq, nk) <= 40 else 0,
-        colorbar=dict(thickness=12),
-        hovertemplate=(f"{_esc(y_title)} #%{{y}}: %{{customdata[0]}}<br>{_esc(x_title)} #%{{x}}: %{{customdata[1]}}"
+        colorbar=_colorbar(),
+        hovertemplate=(f"{_esc(y_title)} %{{customdata[0]}}<br>{_esc(x_title)} %{{customdata[1]}}"
                        "<br>value: %{z:.4f}<extra></extra>"))
     shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
     if highlight_row is not None and 0 <= highlight_row < nq:
         shapes.append(dict(type="rect", xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
                            y1=highlight_row + 0.5, line=dict(color="#d62728", width=2.5)))
     cell = _cell_px(max(nq, nk))
+    title = _title(title, xs + ys, w0)
+    angle = _x_angle(xs, cell)
     return _figure([trace], dict(
-        title=dict(text=_esc(title)), shapes=shapes, height=int(170 + cell * nq + 6 * max(map(len, xs), default=0)),
-        xaxis=_token_axis(xs, x_title, _x_angle(xs)),
+        title=title, shapes=shapes, font=dict(size=BASE_FONT),
+        height=int(170 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
+        xaxis=_token_axis(xs, x_title, angle, cell),
         # square cells; the y axis runs top to bottom like the matrix it shows
-        yaxis=dict(_token_axis(ys, y_title), range=[nq - 0.5, -0.5],
+        yaxis=dict(_token_axis(ys, y_title, px=cell), range=[nq - 0.5, -0.5],
                    scaleanchor="x", scaleratio=1, constrain="domain"),
-        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
+        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white"))
 
 
 def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str],
@@ -197,39 +244,43 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     s = _check_matrix(scores, x_tokens, y_tokens)
     p = _check_matrix(probs, x_tokens, y_tokens)
     masked = np.isneginf(s)
+    nq, nk = s.shape
+    # a panel is ~0.42 of a ~1100 px plot: a long sentence's cells are narrower than _cell_px says
+    cell = min(_cell_px(max(nq, nk)) * 0.8, 440 / max(nq, nk, 1))
     finite = np.where(np.isfinite(s), s, np.nan)  # plotly leaves NaN cells empty; the gray layer fills them
     bound = float(np.nanmax(np.abs(finite))) if np.isfinite(finite).any() else 1.0
     xs, ys = [str(t) for t in x_tokens], [str(t) for t in y_tokens]
-    nq, nk = s.shape
     cd = _hover_tokens(ys, xs)
-    hover_qk = f"{w['query']} #%{{y}}: %{{customdata[0]}}<br>{w['key']} #%{{x}}: %{{customdata[1]}}<br>"
+    hover_qk = f"{w['query']} %{{customdata[0]}}<br>{w['key']} %{{customdata[1]}}<br>"
     x, y = list(range(nk)), list(range(nq))
     traces = [
         dict(type="heatmap", z=finite, x=x, y=y, zmin=-bound, zmax=bound, zmid=0, colorscale=_scale(SCORE_SCALE),
              customdata=cd, hovertemplate=hover_qk + f"{w['score']}: %{{z:.4f}}<extra></extra>", name="scores",
-             colorbar=dict(x=0.42, thickness=12, title=dict(text=w["score"])), xaxis="x", yaxis="y"),
+             colorbar=_colorbar(w0["score"], x=0.42), xaxis="x", yaxis="y"),
         dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
              colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
              text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}",
-             textfont=dict(size=_font_size(nk), color="#555"),
+             textfont=dict(size=int(np.clip(cell / 1.5, 9, 22)), color=MASK_TEXT),  # "−∞" fits its cell
              hovertemplate=hover_qk + f"{w['score']}: {MINUS_INF} ({w['masked']})<extra></extra>", xaxis="x",
              yaxis="y"),
         dict(type="heatmap", z=p, x=x, y=y, zmin=0, zmax=1, colorscale=_scale(PROB_SCALE), customdata=cd,
              hovertemplate=hover_qk + f"{w['weight']}: %{{z:.4f}}<extra></extra>", name="softmax",
-             colorbar=dict(x=1.0, thickness=12, title=dict(text=w["weight"])), xaxis="x2", yaxis="y2"),
+             colorbar=_colorbar(w0["weight"], x=1.0), xaxis="x2", yaxis="y2"),
     ]
-    cell = _cell_px(max(nq, nk)) * 0.8
     # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would
     panels = ((0.0, 0.42), (0.58, 1.0))
     titles = (w["scores_panel"], w["softmax_panel"])
+    title = _title(title, xs + ys, w0)
+    angle = _x_angle(xs, cell)
     layout = dict(
-        title=dict(text=_esc(title)), height=int(190 + cell * nq + 6 * max(map(len, xs), default=0)),
-        margin=dict(l=10, r=10, t=80, b=10), plot_bgcolor="white",
+        title=title, font=dict(size=BASE_FONT),
+        height=int(200 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
+        margin=dict(l=10, r=10, t=125 if "subtitle" in title else 95, b=10), plot_bgcolor="white",
         annotations=[_subplot_title(t, (d0 + d1) / 2, 1.0) for t, (d0, d1) in zip(titles, panels)])
     for i, (d0, d1) in enumerate(panels, start=1):
         n = "" if i == 1 else str(i)
-        layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], _x_angle(xs)), domain=[d0, d1], anchor=f"y{n}")
-        layout[f"yaxis{n}"] = dict(_token_axis(ys, w0["query"]), domain=[0.0, 1.0], anchor=f"x{n}",
+        layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], angle, cell), domain=[d0, d1], anchor=f"y{n}")
+        layout[f"yaxis{n}"] = dict(_token_axis(ys, w0["query"], px=cell), domain=[0.0, 1.0], anchor=f"x{n}",
                                    range=[nq - 0.5, -0.5], constrain="domain", scaleanchor=f"x{n}")
     return _figure(traces, layout)
 
@@ -282,12 +333,13 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                                    y0=-0.03, y1=1.03, line=dict(color="#d62728", width=3)))
             if l == 0:
                 notes.append(dict(text=f"H{h + 1}", x=x0 + w / 2, y=1, xref="paper", yref="paper",
-                                  yanchor="bottom", showarrow=False, font=dict(size=11)))
+                                  yanchor="bottom", showarrow=False, font=dict(size=BASE_FONT)))
         notes.append(dict(text=f"L{l + 1}", x=-0.005, y=1 - l * (hgt + gap) - hgt / 2, xref="paper", yref="paper",
-                          xanchor="right", showarrow=False, font=dict(size=11)))
+                          xanchor="right", showarrow=False, font=dict(size=BASE_FONT)))
     cell = float(np.clip(900 / H, 55, 130))
-    layout.update(title=dict(text=_esc(title)), height=int(90 + L * cell), shapes=shapes, annotations=notes,
-                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=dict(thickness=12)),
+    layout.update(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=int(90 + L * cell),
+                  shapes=shapes, annotations=notes, font=dict(size=BASE_FONT),
+                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=_colorbar()),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
     return _figure(traces, layout)
 
@@ -304,17 +356,21 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
         raise ValueError(f"{w.shape} weights for {len(tokens)} tokens")
     names = [str(t) for t in tokens]
     bar = dict(
-        type="bar", x=list(range(len(w))), y=w, customdata=[_esc(t) for t in names],
+        type="bar", x=list(range(len(w))), y=w, customdata=_position_labels(names),
         marker=dict(color=w, colorscale=_scale(PROB_SCALE), cmin=0, cmax=1, line=dict(width=0.5, color="#333")),
-        textposition="outside", hovertemplate=(f"{_esc(w0['source'])} #%{{x}}: %{{customdata}}<br>"
+        textposition="outside", hovertemplate=(f"{_esc(w0['source'])} %{{customdata}}<br>"
                                                f"{_esc(w0['weight'])}: %{{y:.4f}}<extra></extra>"))
     if len(w) <= 24:
         bar["text"] = [f"{v:.2f}" for v in w]
+    px = 1000 / max(len(w), 1)  # a bar's slot in a ~1000 px wide plot
+    angle = _x_angle(names, px)
+    title = _title(title, names, w0)
     return _figure([bar], dict(
-        title=dict(text=_esc(title)), height=340 + 5 * max(map(len, names), default=0),
-        xaxis=_token_axis(names, w0["source_token"], _x_angle(names)),
+        title=title, font=dict(size=BASE_FONT),
+        height=340 + (8 * max(map(len, names), default=0) if angle else 0) + 20 * ("subtitle" in title),
+        xaxis=_token_axis(names, w0["source_token"], angle, px),
         yaxis=dict(title=dict(text=_esc(w0["attention_weight"])), range=[0, 1.08]),
-        margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
+        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white"))
 
 
 def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions",
@@ -346,8 +402,10 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
                                    anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
         titles.append(_subplot_title(_esc(label), 0.5, top))
     most = max(len(m[1]) for m in masks)
-    layout.update(title=dict(text=_esc(title)), height=int(90 + n * (60 + 24 * most)), annotations=titles,
-                  margin=dict(l=10, r=10, t=70, b=10), plot_bgcolor="white")
+    title = _title(title, [t for m in masks for t in m[1]], w0)
+    layout.update(title=title, height=int(90 + n * (60 + 28 * most) + 20 * ("subtitle" in title)),
+                  annotations=titles, font=dict(size=BASE_FONT),
+                  margin=dict(l=10, r=10, t=100 if "subtitle" in title else 80, b=10), plot_bgcolor="white")
     return _figure(bars, layout)
 
 
@@ -358,6 +416,7 @@ def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence predic
     p = [float(is_next), float(not_next)]
     bar = dict(type="bar", x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
                marker=dict(color=["#2ca02c", "#d62728"]), hovertemplate="%{x}: %{y:.4f}<extra></extra>")
-    return _figure([bar], dict(title=dict(text=_esc(title)), height=300,
+    return _figure([bar], dict(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=300,
+                               font=dict(size=BASE_FONT),
                                yaxis=dict(range=[0, 1.1], title=dict(text=_esc(w0["probability"]))),
                                margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))

@@ -355,6 +355,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # (every "fig.*" key is one of them; titles of the views follow)
     "fig.key": {"en": "key", "ko": "키"},
     "fig.query": {"en": "query", "ko": "쿼리"},
+    "fig.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
     "tr.query_reads": {"en": "query: the decoder input it reads", "ko": "쿼리: 읽는 디코더 입력"},
     "tr.key_reads": {"en": "key: decoder input (later ones masked)", "ko": "키: 디코더 입력(뒤쪽은 마스킹)"},
     "tr.query_produces": {"en": "query: the token it produces", "ko": "쿼리: 만들어 내는 토큰"},
@@ -416,6 +417,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.beam_score": {"en": "score (length-normalised log-prob)", "ko": "점수 (길이로 정규화한 로그 확률)"},
     "lab.beam_tree": {"en": "prefix tree (colour: cumulative log-prob)", "ko": "접두사 트리 (색: 누적 로그 확률)"},
     "lab.step": {"en": "step", "ko": "단계"},
+    "lab.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
     "lab.logprob": {"en": "log-prob", "ko": "로그 확률"},
     # words inside the training figures (explorer.live_figures.LABELS: every "lvf.*" key is one of them)
     "lvf.weight": {"en": "weight", "ko": "가중치"},

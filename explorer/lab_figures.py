@@ -11,12 +11,18 @@ from __future__ import annotations
 import html
 import math
 import re
+import unicodedata
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 BLUES = "Blues"
+BASE_FONT = 14  # px, as explorer.figures: read on a classroom projector
+TITLE_FONT = 20
+MAX_TICK_FONT = 14  # token ticks shrink from this only where their rows or columns are too narrow for it
+SMALL_TICK_FONT = 12  # the score-functions view's five small maps
+WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 # one hue per family (the comparison that matters), shades within it for its models
 FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
@@ -43,7 +49,7 @@ LABELS = {
     "qk_query": "query q of '{token}'", "qk_keys": "keys k_j", "softmax": "softmax",
     "qk_dim": "dimension of the head", "no_hyps": "No hypotheses.",
     "beam_score": "score (length-normalised log-prob)", "beam_tree": "prefix tree (colour: cumulative log-prob)",
-    "step": "step", "logprob": "log-prob",
+    "step": "step", "logprob": "log-prob", "word_start": "▁ = start of a word",
 }
 
 
@@ -65,14 +71,69 @@ def _field(obj, name):
     return obj[name] if isinstance(obj, dict) else getattr(obj, name)
 
 
-def _ticks(tokens) -> dict:
-    return {"tickmode": "array", "tickvals": list(range(len(tokens))), "ticktext": [_esc(t) for t in tokens]}
+def _tick_font(n: int, px: float) -> int:
+    """Tick font for n labels `px` pixels apart: MAX_TICK_FONT where it fits, smaller where not."""
+    return int(np.clip(0.75 * px, 8, MAX_TICK_FONT))
+
+
+def _ticks(tokens, px: float | None = None) -> dict:
+    """Every token as a tick label; with `px` (pixels between two ticks) a font that fits them."""
+    ticks = {"tickmode": "array", "tickvals": list(range(len(tokens))), "ticktext": [_esc(t) for t in tokens]}
+    if px is not None:
+        ticks["tickfont"] = {"size": _tick_font(len(tokens), px)}
+    return ticks
+
+
+def _x_angle(tokens, px: float) -> int:
+    """Level tick labels where the longest fits in its `px`-wide column (a short sentence's), else slanted
+    by 60° (slanted, "▁I" reads as "/", so only where level ones would run together)."""
+    longest = max((_text_em(t) for t in tokens), default=0)
+    return 0 if longest * _tick_font(len(tokens), px) + 6 <= px else -60
+
+
+def _text_em(s) -> float:
+    """Rough width of `s` in font sizes: ~0.5 a Latin letter, 1 a wide (Hangul, CJK) one."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
+
+
+def _sparse_ticks(tokens, px: float, font: int) -> dict:
+    """Tick labels for a panel `px` pixels long: every token while each has ~1.4 font sizes of room
+    (a short sentence: all of them), else every k-th (hover still names every cell's token)."""
+    n = len(tokens)
+    step = max(1, math.ceil(n * 1.4 * font / max(px, 1.0)))
+    keep = list(range(0, n, step))
+    return {"tickmode": "array", "tickvals": keep, "ticktext": [_esc(tokens[i]) for i in keep],
+            "tickfont": {"size": font}}
+
+
+def _int_dtick(n: int, most: int = 20) -> int:
+    """Tick spacing of a 1..n step axis: whole steps only (1, 2, 5, 10, ...), at most ~`most` ticks."""
+    for d in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+        if n / d <= most:
+            return d
+    return 10 ** math.ceil(math.log10(max(n, 1) / most))
+
+
+def _title(text, tokens, w: dict) -> dict:
+    """A figure title (escaped; "" for none) and, under it once, what "▁" means when a token carries it."""
+    title = {"text": _esc(text) if text else "", "font": {"size": TITLE_FONT}}
+    if any(WORD_START in str(t) for t in tokens):
+        title["subtitle"] = {"text": _esc(w["word_start"]), "font": {"size": BASE_FONT}}
+    return title
+
+
+def _colorbar(title: str = "", **kw) -> dict:
+    """A colour bar whose title runs along its right side (on top it sat on the highest tick)."""
+    bar = {"thickness": 14, **kw}
+    if title:
+        bar["title"] = {"text": _esc(title), "side": "right"}
+    return bar
 
 
 def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name=""):
-    """Heatmap over integer axes, hover naming the tokens of both axes."""
+    """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I")."""
     z = np.asarray(z, dtype=np.float64)
-    hover = [[f"{_esc(y_tokens[i])} → {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
+    hover = [[f"#{i} {_esc(y_tokens[i])} → #{j} {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
              for i in range(z.shape[0])]
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), zmin=zmin, zmax=zmax,
                       colorscale=colorscale, showscale=showscale, hovertext=hover, hoverinfo="text", name=name)
@@ -80,7 +141,8 @@ def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showsca
 
 def _empty(message: str) -> go.Figure:
     fig = go.Figure()
-    fig.add_annotation(text=_esc(message), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False)
+    fig.add_annotation(text=_esc(message), x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                       font={"size": BASE_FONT + 2})
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     return fig
@@ -107,25 +169,33 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         titles.append(f"{_esc(_field(r, 'name'))}<br>{_esc(note)}")
     fig = make_subplots(rows=2, cols=n, specs=[[{}] * n, [{"colspan": n}] + [None] * (n - 1)],
                         row_heights=[0.62, 0.38], subplot_titles=titles + [_esc(w["entropy_per_target"])],
-                        vertical_spacing=0.18, horizontal_spacing=0.07)  # room for every panel's own rows
+                        vertical_spacing=0.2,  # room for the maps' slanted source tokens
+                        horizontal_spacing=0.07)  # room for every panel's own rows
+    height, plot_w = 780, 1000  # px; plot_w: the plot area of a ~1150 px wide page, where the panels' room is counted
+    top_h = (height - 90 - 90) * (1 - 0.2) * 0.62  # a map's height: the figure less margins, spacing, entropy row
     first_scale = True
     for i, r in enumerate(results, 1):
         src, tgt, cross = _field(r, "source_tokens"), _field(r, "target_tokens"), _field(r, "cross")
         if cross is None:
             # a text trace, not an annotation: plotly.js does not place annotations on a data-less subplot
             fig.add_trace(go.Scatter(x=[0.5], y=[0.5], mode="text", hoverinfo="skip", showlegend=False,
+                                     textfont={"size": SMALL_TICK_FONT},
                                      text=[w["no_attention_panel"]]),  # its <br>s are markup: not escaped
                           1, i)
             bare = {"showticklabels": False, "showgrid": False, "zeroline": False, "range": [0, 1]}
             fig.update_xaxes(**bare, row=1, col=i)
             fig.update_yaxes(**bare, row=1, col=i)
             continue
-        fig.add_trace(_heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name"))), 1, i)
+        heat = _heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name")))
+        heat.colorbar = _colorbar(len=0.5, y=1.0, yanchor="top")  # beside the maps, not the entropy plot
+        fig.add_trace(heat, 1, i)
         first_scale = False
-        fig.update_xaxes(**_ticks(src), tickangle=-60, row=1, col=i)
+        x0, x1 = fig.layout[f"xaxis{'' if i == 1 else i}"].domain
+        # a 12-word sentence's 14 tokens in a ~150 px panel ran together: past ~9 every other one and so on
+        fig.update_xaxes(**_sparse_ticks(src, (x1 - x0) * plot_w, SMALL_TICK_FONT), tickangle=-60, row=1, col=i)
         # every panel its own target rows: each score function's model translates the sentence its own way
-        fig.update_yaxes(**_ticks(tgt), autorange="reversed", row=1, col=i)
-    uniform = set()
+        fig.update_yaxes(**_sparse_ticks(tgt, top_h, SMALL_TICK_FONT), autorange="reversed", row=1, col=i)
+    uniform, steps = set(), 1
     for i, r in enumerate(results):
         ent = _field(r, "entropy")
         if ent is None:
@@ -136,12 +206,17 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
                                  line={"color": PALETTE[i % len(PALETTE)]},
                                  hovertext=[_esc(t) for t in tgt], hoverinfo="text+y"), 2, 1)
         uniform.add(round(float(_field(r, "max_entropy")), 6))
+        steps = max(steps, len(ent))
     for u in sorted(uniform):
         fig.add_hline(y=u, line_dash="dash", line_color="#999", row=2, col=1,
                       annotation_text=_esc(w["uniform"].format(u=u)), annotation_position="top left")
-    fig.update_xaxes(title_text=_esc(w["target_step"]), row=2, col=1)
+    # decoding steps are whole numbers: no tick at 1.5
+    fig.update_xaxes(title_text=_esc(w["target_step"]), tickmode="linear", tick0=0, dtick=_int_dtick(steps),
+                     range=[0.5, steps + 0.5], row=2, col=1)
     fig.update_yaxes(title_text=_esc(w["entropy_nats"]), rangemode="tozero", row=2, col=1)
-    fig.update_layout(height=720, margin={"t": 90}, legend={"orientation": "h", "y": -0.12})
+    tokens = [t for r in results for k in ("source_tokens", "target_tokens") for t in _field(r, k)]
+    fig.update_layout(height=height, margin={"t": 100, "b": 90}, legend={"orientation": "h", "y": -0.12},
+                      title=_title("", tokens, w), font={"size": BASE_FONT})
     return fig
 
 
@@ -194,8 +269,8 @@ def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Fig
         fig.update_xaxes(categoryorder="array", categoryarray=buckets, title_text=_esc(w["source_length"]),
                          row=1, col=col)
     fig.update_yaxes(title_text=_esc(w["test_bleu"]), rangemode="tozero", row=1, col=1)
-    fig.update_layout(barmode="group", height=460, title=_esc(message) if message else None,
-                      legend={"orientation": "h", "y": -0.25})
+    fig.update_layout(barmode="group", height=480, title=_title(message, [], w) if message else None,
+                      legend={"orientation": "h", "y": -0.25}, font={"size": BASE_FONT})
     return fig
 
 
@@ -212,10 +287,13 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
                         horizontal_spacing=0.12)
     fig.add_trace(_heat(attention, tokens, tokens, 0.0, None, showscale=False), 1, 1)
     fig.add_trace(_heat(rollout, tokens, tokens, 0.0, None), 1, 2)
+    n = max(len(tokens), 1)
+    height = int(np.clip(240 + 22 * n, 520, 900))  # a long sentence's rows stay tall enough for their tokens
+    px_x, px_y = 440 / n, (height - 240) / n  # a column (a panel is ~0.44 of a ~1000 px plot) and a row
     for col in (1, 2):
-        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=1, col=col)
-        fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=1, col=col)
-    fig.update_layout(height=520)
+        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=_x_angle(tokens, px_x), row=1, col=col)
+        fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
+    fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90})
     return fig
 
 
@@ -229,11 +307,11 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
     hover = [[_esc(w["entropy_hover"].format(l=i + 1, h=j + 1, v=mean[i, j])) for j in range(H)] for i in range(L)]
     fig = go.Figure(go.Heatmap(z=mean, x=list(range(1, H + 1)), y=list(range(1, L + 1)), colorscale="Viridis", zmin=0,
                                zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
-                               colorbar={"title": _esc(w["nats"])}))
+                               colorbar=_colorbar(w["nats"])))
     fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
-    fig.update_layout(title=_esc(title), height=360)
+    fig.update_layout(title=_title(title, [], w), height=380, font={"size": BASE_FONT})
     return fig
 
 
@@ -252,7 +330,7 @@ def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     fig.update_xaxes(title_text=_esc(w["dimension"]), row=1, col=1)
     fig.update_xaxes(title_text=_esc(w["position"]), row=1, col=2)
     fig.update_yaxes(title_text=_esc(w["position"]), autorange="reversed")
-    fig.update_layout(height=460)
+    fig.update_layout(height=480, font={"size": BASE_FONT})
     return fig
 
 
@@ -267,11 +345,16 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     x = list(range(len(tokens)))
     fig.add_trace(go.Bar(x=x, y=np.asarray(embedding_norm, dtype=np.float64), name="‖embedding × √d‖"), 1, 3)
     fig.add_trace(go.Bar(x=x, y=np.asarray(pe_norm, dtype=np.float64), name="‖PE‖"), 1, 3)
+    n = max(len(tokens), 1)
+    height = int(np.clip(260 + 20 * n, 480, 860))
+    px_x, px_y = 330 / n, (height - 260) / n  # a column (a panel is ~0.3 of a ~1100 px plot) and a row
     for col in (1, 2, 3):
-        fig.update_xaxes(**_ticks(tokens), tickangle=-60, row=1, col=col)
+        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=_x_angle(tokens, px_x), row=1, col=col)
     for col in (1, 2):
-        fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=1, col=col)
-    fig.update_layout(height=460, barmode="group", legend={"orientation": "h", "y": -0.3})
+        fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
+    legend_y = -min(0.3, 140 / (height - 180))  # ~140 px under the plot, below the slanted tokens
+    fig.update_layout(height=height, barmode="group", legend={"orientation": "h", "y": legend_y},
+                      font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90})
     return fig
 
 
@@ -289,7 +372,11 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
     fig.add_trace(go.Heatmap(z=sim, x=list(range(len(numbered))), y=list(range(len(numbered))), zmin=-1, zmax=1,
                              colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
                              hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"), 1, 1)
+    # the bars take their colours from the heatmap's scale and range, so the one colour bar reads for both
+    # (plotly's default red for +0.38 said "negative" on that bar)
     fig.add_trace(go.Bar(x=st, y=list(range(len(numbered))), orientation="h", showlegend=False,
+                         marker={"color": st, "colorscale": "RdBu", "cmin": -1, "cmax": 1, "showscale": False,
+                                 "line": {"width": 0.5, "color": "#333"}},
                          text=np.round(st, 3), textposition="auto"), 1, 2)
     ticks = {"tickmode": "array", "tickvals": list(range(len(numbered))), "ticktext": numbered}
     fig.update_yaxes(**ticks, autorange="reversed", row=1, col=1)
@@ -297,7 +384,7 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
     fig.update_xaxes(tickmode="array", tickvals=list(range(len(numbered))),
                      ticktext=[str(i + 1) for i in range(len(numbered))], row=1, col=1)
     fig.update_xaxes(range=[min(0.0, float(st.min()) if st.size else 0.0), 1.0], row=1, col=2)
-    fig.update_layout(height=360, title=_esc(source) if source else None)
+    fig.update_layout(height=380, title=_title(source, [], w) if source else None, font={"size": BASE_FONT})
     return fig
 
 
@@ -328,13 +415,16 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
                          hovertext=[_esc(t) for t in tokens], hoverinfo="text+y"), 3, 1)
     fig.add_trace(go.Bar(x=x, y=p, marker={"color": colours}, showlegend=False,
                          hovertext=[_esc(t) for t in tokens], hoverinfo="text+y"), 3, 2)
+    n = max(len(tokens), 1)
     fig.update_yaxes(visible=False, row=1, col=1)
-    fig.update_yaxes(**_ticks(tokens), autorange="reversed", row=2, col=1)
+    fig.update_yaxes(**_ticks(tokens, 300 / n), autorange="reversed", row=2, col=1)  # k's rows: ~300 px
     fig.update_xaxes(title_text=_esc(w["qk_dim"]), row=2, col=1)
     for col in (1, 2):
-        fig.update_xaxes(**_ticks(tokens), tickangle=-60, automargin=True, row=3, col=col)
+        fig.update_xaxes(**_ticks(tokens, 450 / n), tickangle=_x_angle(tokens, 450 / n), automargin=True,
+                         row=3, col=col)
     fig.update_yaxes(range=[0, 1], row=3, col=2)
-    fig.update_layout(height=800, margin=dict(b=110))  # the slanted key tokens under the bars, "[CLS]" in full
+    fig.update_layout(height=820, margin=dict(b=110, t=90),  # the slanted key tokens under the bars, "[CLS]" in full
+                      font={"size": BASE_FONT}, title=_title("", tokens, w))
     return fig
 
 
@@ -396,15 +486,18 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": "#bbb"}, hoverinfo="skip", showlegend=False), 1, 2)
     fig.add_trace(go.Scatter(
         x=[n["depth"] for n in nodes], y=[n["lane"] for n in nodes], mode="markers+text",
-        text=[_esc(n["token"]) for n in nodes],
+        text=[_esc(n["token"]) for n in nodes], textfont={"size": SMALL_TICK_FONT},
         # above and below in turn, so that neighbouring subwords ("▁traversé", "▁la") do not run together
         textposition=["top center" if n["depth"] % 2 == 0 else "bottom center" for n in nodes],
         customdata=[[n["logprob"], n["cumulative"]] for n in nodes],
         hovertemplate="%{text}<br>log p(token) %{customdata[0]:.4f}<br>cumulative %{customdata[1]:.4f}<extra></extra>",
         marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
-                "colorbar": {"title": _esc(w["logprob"])}}, showlegend=False), 1, 2)
+                "colorbar": _colorbar(w["logprob"])}, showlegend=False), 1, 2)
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
     fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
-    fig.update_xaxes(title_text=_esc(w["step"]), dtick=1, row=1, col=2)
-    fig.update_layout(height=max(300, 90 * len(hyps) + 140))
+    fig.update_xaxes(title_text=_esc(w["step"]), tick0=0, dtick=_int_dtick(max(n["depth"] for n in nodes)),
+                     row=1, col=2)  # whole steps only
+    tokens = [n["token"] for n in nodes]
+    fig.update_layout(height=max(320, 90 * len(hyps) + 160), font={"size": BASE_FONT}, title=_title("", tokens, w),
+                      margin={"t": 90})
     return fig

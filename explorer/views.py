@@ -252,7 +252,8 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
                             selected=None, labels=figure_labels(lang))
         m = a[-1].mean(0)  # (T, S)
         mean = fg.heatmap(m, r.source_tokens, r.target_tokens, t("view.hyp_mean", lang, i=r.chosen + 1),
-                          x_title=t("fig.source", lang), y_title=t("view.target_produced", lang))
+                          x_title=t("fig.source", lang), y_title=t("view.target_produced", lang),
+                          labels=figure_labels(lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
     alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
@@ -307,7 +308,8 @@ def rollout_redraw(r: lab.RolloutResult | None, layer=None, lang: str = "en") ->
     H, n = r.entropy.shape[1], len(r.tokens)
     ent = fg.heatmap(r.entropy[l], r.tokens, [t("view.head_n", lang, h=h + 1) for h in range(H)],
                      t("view.row_entropy", lang, l=l + 1, n=n, u=math.log(n)), zmin=0.0, zmax=math.log(n),
-                     x_title=t("view.query_token", lang), y_title=t("lab.head", lang), colorscale="Viridis")
+                     x_title=t("view.query_token", lang), y_title=t("lab.head", lang), colorscale="Viridis",
+                     labels=figure_labels(lang))
     return RolloutLayer(fig, ent, matrix_table(r.rollout[l], r.tokens, r.tokens))
 
 

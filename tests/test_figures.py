@@ -60,7 +60,7 @@ def test_heatmap_numbers_axes_and_hover():
     assert list(fig.layout.xaxis.ticktext) == ["I", "am", "a", "student", "&lt;/s&gt;"]
     assert list(fig.layout.yaxis.ticktext) == y
     assert list(fig.layout.xaxis.tickvals) == list(range(5))
-    assert tuple(tr.customdata[2][4]) == ("étudiant", "&lt;/s&gt;")  # (query, key) of cell [2, 4]
+    assert tuple(tr.customdata[2][4]) == ("#2 étudiant", "#4 &lt;/s&gt;")  # (query, key) of cell [2, 4]
     assert "%{z:.4f}" in tr.hovertemplate
     assert (tr.zmin, tr.zmax) == (0.0, 1.0)
     assert list(fig.layout.yaxis.range) == [2.5, -0.5]  # first query on top
@@ -237,3 +237,83 @@ def test_figures_built_without_validation_are_what_plotly_validates(monkeypatch,
     assert fast == checked
 
 
+
+
+# ----------------------------------------------------------------------------- readability (review fixes)
+
+SENTENCE = ["▁I", "▁am", "▁a", "▁student", ".", "</s>"]
+LONG = [f"▁word{i}" for i in range(31)] + [".", "</s>"]
+
+
+def test_hover_reads_position_then_token_in_every_single_head_heatmap():
+    """plotly fills %{x}/%{y} with an axis's tick text, so "key #%{x}: ..." showed "key #▁am: ▁am":
+    the position must come from customdata, "#1 ▁am" as the head grid's category axes show it."""
+    s, p = causal(len(SENTENCE))
+    heat = fg.heatmap(p, SENTENCE, SENTENCE, "h").data[0]
+    masked = fg.masked_scores(s, p, SENTENCE, SENTENCE, "m").data
+    bars = fg.attention_bars(p[-1], SENTENCE, "b").data[0]
+    grid = fg.head_grid(p[None, None], SENTENCE, SENTENCE, "g").data[0]
+    for tr in (heat, *masked):
+        assert "%{x}" not in tr.hovertemplate and "%{y}" not in tr.hovertemplate
+        assert "%{customdata[0]}" in tr.hovertemplate and "%{customdata[1]}" in tr.hovertemplate
+        assert tuple(tr.customdata[3][1]) == ("#3 ▁student", "#1 ▁am")  # (query, key) of cell [3, 1]
+        # the very labels of the all-heads grid, whose hover was right
+        assert [tr.customdata[i][0][0] for i in range(len(SENTENCE))] == list(grid.y)
+        assert [tr.customdata[0][j][1] for j in range(len(SENTENCE))] == list(grid.x)
+    assert "%{x}" not in bars.hovertemplate and list(bars.customdata) == list(grid.x)
+
+
+def _luminance(hex_colour):
+    rgb = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_minus_infinity_cells_are_high_contrast_and_legible():
+    s, p = causal(len(SENTENCE))
+    masked = fg.masked_scores(s, p, SENTENCE, SENTENCE, "m").data[1]
+    text, cell = masked.textfont.color, masked.colorscale[0][1]
+    hi, lo = sorted((_luminance(text), _luminance(cell)), reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 7  # WCAG AAA; the old #555 on #c8c8c8 was ~4:1
+    assert masked.textfont.size >= 16  # a short sentence's cells are large: so is their −∞
+    s, p = causal(len(LONG))
+    assert fg.masked_scores(s, p, LONG, LONG, "m").data[1].textfont.size >= 9
+
+
+def test_colour_bar_titles_run_beside_the_bar_not_on_its_top_tick():
+    s, p = causal(4)
+    fig = fg.masked_scores(s, p, list("abcd"), list("abcd"), "m")
+    titled = [tr.colorbar for tr in fig.data if tr.showscale is not False]
+    assert [c.title.text for c in titled] == ["score", "weight"]
+    assert all(c.title.side == "right" for c in titled)
+
+
+def test_projector_fonts_and_level_ticks_for_a_short_sentence():
+    s, p = causal(len(SENTENCE))
+    short = [fg.heatmap(p, SENTENCE, SENTENCE, "h"), fg.masked_scores(s, p, SENTENCE, SENTENCE, "m"),
+             fg.attention_bars(p[-1], SENTENCE, "b"), fg.head_grid(p[None, None], SENTENCE, SENTENCE, "g"),
+             fg.topk_bars([("[MASK]", ["a", "b"], [0.6, 0.4])]), fg.nsp_bars(0.6, 0.4), fg.placeholder("x", "t")]
+    for fig in short:
+        assert fig.layout.font.size >= 14 and fig.layout.title.font.size >= 18, fig.layout.title.text
+    heat, bars = short[0], short[2]
+    assert heat.layout.xaxis.tickfont.size == heat.layout.yaxis.tickfont.size == 14
+    assert heat.layout.xaxis.tickangle == 0 and bars.layout.xaxis.tickangle == 0  # level: "▁I" is no "/"
+    wide = ["▁대학교에서", "▁공부하는", "▁학생", "."]  # Hangul is twice as wide as Latin: these would collide
+    assert fg.heatmap(probs(4, 4), wide, wide, "h").layout.xaxis.tickangle == -60
+    big = fg.heatmap(probs(len(LONG), len(LONG)), LONG, LONG, "h")
+    assert big.layout.xaxis.tickangle == -60  # 33 tokens: slanted (the font shrinks past ~40, see above)
+
+
+def test_word_start_mark_is_explained_once_where_tokens_carry_it():
+    s, p = causal(len(SENTENCE))
+    figs = [fg.heatmap(p, SENTENCE, SENTENCE, "h"), fg.masked_scores(s, p, SENTENCE, SENTENCE, "m"),
+            fg.attention_bars(p[-1], SENTENCE, "b")]
+    for fig in figs:
+        assert fig.layout.title.subtitle.text == fg.LABELS["word_start"] == "▁ = start of a word"
+        assert fig.layout.title.text in ("h", "m", "b")  # the title itself unchanged
+    bert = ["[CLS]", "the", "cat", "[SEP]"]
+    assert fg.heatmap(probs(4, 4), bert, bert, "h").layout.title.subtitle.text is None  # no mark, no note
+    ko = {"word_start": "▁ = 단어의 시작"}
+    assert fg.heatmap(p, SENTENCE, SENTENCE, "h", labels=ko).layout.title.subtitle.text == "▁ = 단어의 시작"
+    masked = fg.masked_scores(s, p, SENTENCE, SENTENCE, "m", labels=ko)
+    assert masked.layout.title.subtitle.text == "▁ = 단어의 시작"

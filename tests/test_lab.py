@@ -4,12 +4,14 @@ terms) against closed forms, a direct loop or the inference layer's own records,
 figures' data against their inputs."""
 import copy
 import dataclasses
+import html
 import json
 import math
 
 import numpy as np
 import pytest
 import torch
+from plotly.colors import sample_colorscale
 
 from explorer import lab
 from explorer import lab_figures as figs
@@ -165,6 +167,74 @@ def test_score_functions_figure_draws_the_given_numbers_and_escapes_tokens():
     assert fig.layout.xaxis.ticktext[0] == "&lt;b&gt;a&lt;/b&gt;"  # escaped; both "b" keep their own column
     assert list(fig.layout.xaxis.tickvals) == [0, 1, 2, 3]
     assert all("<1>" not in a.text for a in fig.layout.annotations)
+
+
+def _score_record(name, src, tgt, seed=0):
+    cross = softmax_rows(np.random.default_rng(seed).normal(size=(len(tgt), len(src))))
+    ent = lab.row_entropy(cross)
+    return dict(name=name, score=name, source_tokens=src, target_tokens=tgt, cross=cross, entropy=ent,
+                mean_entropy=float(ent.mean()), max_entropy=math.log(len(src)))
+
+
+def test_score_functions_ticks_stay_readable_short_and_long():
+    """Five maps of ~150 px: a 12-word sentence's 14 source tokens ran together at -60°, 25 words made
+    blobs. Shown labels get ~1.4 font sizes each (every k-th token past that); a classroom sentence
+    keeps every token; the entropy plot's steps are whole numbers."""
+    short_src = ["▁I", "▁am", "▁a", "▁student", ".", "</s>"]
+    short_tgt = ["▁Je", "▁suis", "▁étudiant", ".", "</s>"]
+    long_src, long_tgt = [f"▁w{i}" for i in range(26)] + ["</s>"], [f"▁m{i}" for i in range(65)] + ["</s>"]
+    for src, tgt in ((short_src, short_tgt), (long_src, long_tgt)):
+        recs = [_score_record(f"m{i}", src, tgt, seed=i) for i in range(4)]
+        recs.append(dict(recs[0], name="none", cross=None, entropy=None, mean_entropy=None))
+        fig = figs.score_functions_figure(recs)
+        for i in range(1, 5):
+            xa, ya = fig.layout[f"xaxis{'' if i == 1 else i}"], fig.layout[f"yaxis{'' if i == 1 else i}"]
+            for ax, toks in ((xa, src), (ya, tgt)):
+                assert [toks[v] for v in ax.tickvals] == [html.unescape(t) for t in ax.ticktext]  # the right token
+                assert ax.tickfont.size >= 10
+            panel_px = (xa.domain[1] - xa.domain[0]) * 1000
+            assert len(xa.tickvals) * 1.4 * xa.tickfont.size <= panel_px  # room for every shown label
+            if src is short_src:
+                assert list(xa.tickvals) == list(range(len(src))) and list(ya.tickvals) == list(range(len(tgt)))
+        steps = fig.layout.xaxis6  # the entropy plot under the maps
+        assert steps.tickmode == "linear" and float(steps.dtick).is_integer() and steps.dtick >= 1
+        assert steps.tick0 == 0 and list(steps.range) == [0.5, len(tgt) + 0.5]  # no tick at 1.5, no empty step 0
+        if src is short_src:
+            assert steps.dtick == 1
+        assert fig.layout.font.size >= 14 and fig.layout.title.subtitle.text == "▁ = start of a word"
+    heat = [t for t in fig.data if t.type == "heatmap"][0]
+    assert heat.hovertext[2][3].startswith("#2 ▁m2 → #3 ▁w3: ")  # position, then token, as figures.py's
+
+
+def test_contextual_bars_take_the_colour_bar_they_share():
+    """The bars were plotly's default red for +0.38 while the one colour bar beside them said red < 0."""
+    sim = np.array([[1.0, 0.5, -0.4], [0.5, 1.0, 0.2], [-0.4, 0.2, 1.0]])
+    st = np.array([0.38, 0.73, -0.5])
+    fig = figs.contextual_figure(["a bank", "the bank", "bank it"], "bank", sim, st)
+    heat, bar = fig.data
+    assert heat.showscale is not False and bar.marker.showscale is False  # one colour bar: the heatmap's
+    assert bar.marker.colorscale == heat.colorscale
+    assert (bar.marker.cmin, bar.marker.cmax) == (heat.zmin, heat.zmax) == (-1, 1)
+    np.testing.assert_array_equal(np.asarray(bar.marker.color), st)
+    # through that scale positive cosines are blue and negative ones red, as on the colour bar
+    scale = [[v, c] for v, c in heat.colorscale]
+    for value, blue in ((0.38, True), (0.73, True), (-0.5, False)):
+        r, _, b = (int(x) for x in sample_colorscale(scale, [(value + 1) / 2])[0][4:-1].split(","))
+        assert (b > r) == blue, value
+
+
+def test_lab_figures_read_on_a_projector():
+    """Base font 14 px, colour-bar titles beside their bars (on top they sat on the highest tick)."""
+    ent = figs.entropy_figure(np.random.default_rng(0).random((2, 3, 5)), 5)
+    hyps = [dict(text="a b", tokens=["▁a", "▁b"], logprob=-0.6, score=-0.5, token_logprobs=[-0.1, -0.2, -0.3])]
+    beam = figs.beam_figure(hyps)
+    for fig in (ent, beam):
+        assert fig.layout.font.size >= 14
+        (bar,) = [c for c in (getattr(t, "colorbar", None) or getattr(t.marker, "colorbar", None) for t in fig.data)
+                  if c is not None and c.title.text]
+        assert bar.title.side == "right"
+    assert beam.layout.title.subtitle.text == "▁ = start of a word"
+    assert float(beam.layout.xaxis2.dtick).is_integer()
 
 
 def test_query_key_figure_bars_are_the_terms_and_the_softmax():
