@@ -43,11 +43,12 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
                          f"{len(source_tokens)} source tokens")
     src, tgt = _labels(source_tokens), _labels(target_tokens)
     T, S = attn.shape
-    hover = np.array([[f"{tgt[t]} → {src[s]}" for s in range(S)] for t in range(T)], dtype=object)
+    # positions first, as every other heatmap's hover ("#2 suis → #1 am"): a repeated word stays apart
+    hover = np.array([[f"#{t} {tgt[t]} → #{s} {src[s]}" for s in range(S)] for t in range(T)], dtype=object)
     fig = go.Figure(go.Heatmap(
         z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
         customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
-        colorbar=dict(title=w["weight"], thickness=12)))
+        colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12)))  # on top it sat on the "1"
     fig.update_layout(
         title=html.escape(title), margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title=w["source"]),

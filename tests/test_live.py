@@ -60,6 +60,9 @@ def test_ten_seconds_of_training_make_the_loss_fall():
     # figures take the record as it is
     fig = live_figures.alignment_heatmap(last.alignment, last.source_tokens, last.target_tokens)
     np.testing.assert_array_equal(np.asarray(fig.data[0].z), last.alignment)
+    cd = np.asarray(fig.data[0].customdata)  # hover: positions first, as the other heatmaps
+    assert cd[1, 0] == f"#1 {last.target_tokens[1]} → #0 {last.source_tokens[0]}"
+    assert fig.data[0].colorbar.title.side == "right"  # beside the bar, not on its "1"
     fig = live_figures.loss_figure(last.loss_steps, last.losses)
     assert list(fig.data[0].y) == list(last.losses)
     lo, hi = fig.layout.yaxis.range  # set, not autoranged: every loss drawn inside it, the first one too
