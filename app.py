@@ -206,12 +206,16 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     """Translate with one of the RNN encoder-decoders (greedy) and show its alignment."""
     r = inf.translate(model, text, 1)
     alignment, bars, step_text = seq2seq_step(r, step, lang)
-    lead = [i18n.t("s2s.no_attention", lang)] if r.trace.cross is None else []
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     files = write_downloads(r.model, r, tables, {"alignment": alignment, "step": bars})
-    return Seq2SeqView(r.translation, notices_md(r.notices, lead, lang), alignment, bars, step_text, files, r,
+    return Seq2SeqView(r.translation, _seq2seq_notice(r, lang), alignment, bars, step_text, files, r,
                        len(r.target_tokens))
+
+
+def _seq2seq_notice(r: TranslationResult, lang: str) -> str:
+    """The notices beside a seq2seq translation; the no-attention model's explanation first."""
+    return notices_md(r.notices, [i18n.t("s2s.no_attention", lang)] if r.trace.cross is None else [], lang)
 
 
 # ----------------------------------------------------------------------------- Transformer
@@ -529,8 +533,7 @@ def _relabel_seq2seq(r, step, lang="en"):
     """[notice, alignment, step bars, step text] of the last seq2seq translation, in `lang`."""
     if r is None:
         return gr.skip()
-    lead = [i18n.t("s2s.no_attention", lang)] if r.trace.cross is None else []
-    return [notices_md(r.notices, lead, lang), *seq2seq_step(r, step, lang)]
+    return [_seq2seq_notice(r, lang), *seq2seq_step(r, step, lang)]
 
 
 @friendly
