@@ -897,7 +897,7 @@ def build_demo() -> gr.Blocks:
             L.examples("seq2seq", [sf_text])
             sf_notice = gr.Markdown()
             sf_fig = L(gr.Plot, "sf.figure")
-            sf_table = L(gr.Dataframe, "sf.table", interactive=False)
+            sf_table = L(gr.Dataframe, "sf.table", value=_no_rows(vw.SCORE_COLUMNS), interactive=False)
             sf_files = _downloads(L)
             sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], concurrency_id="models",
                          api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1077,7 +1077,7 @@ def build_demo() -> gr.Blocks:
                 qk_btn = L(gr.Button, "qk.run", variant="primary")
                 qk_text_md = gr.Markdown()
                 qk_fig = L(gr.Plot, "qk.figure")
-                qk_table = L(gr.Dataframe, "qk.table", interactive=False)
+                qk_table = L(gr.Dataframe, "qk.table", value=_no_rows(vw.QK_COLUMNS), interactive=False)
                 qk_files = _downloads(L)
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
@@ -1099,7 +1099,8 @@ def build_demo() -> gr.Blocks:
                 L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
                 ctx_text = gr.Markdown()
                 ctx_fig = L(gr.Plot, "ctx.figure")
-                ctx_table = L(gr.Dataframe, "ctx.table", interactive=False, wrap=True)
+                ctx_table = L(gr.Dataframe, "ctx.table", value=_no_rows(vw.CONTEXT_COLUMNS), interactive=False,
+                                 wrap=True)
                 ctx_files = _downloads(L)
                 ctx_btn.click(_ui_contextual, [ctx_word, ctx_sent, ctx_model, lang],
                               [ctx_fig, ctx_table, ctx_text, ctx_files], concurrency_id="models", api_visibility="private")

@@ -45,6 +45,11 @@ from explorer import snapshots as snap
 from explorer.i18n import figure_labels, lab_labels, live_labels, localized, notice_text, t
 from explorer.inference import TranslationResult, UserError
 
+BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]  # the tables' headers, also shown before a run
+SCORE_COLUMNS = ["model", "score function", "translation", "mean entropy (nats)", "uniform log S (nats)"]
+QK_COLUMNS = ["position", "key token", "q·k/√d_k", "softmax", "model attention"]
+CONTEXT_COLUMNS = ["#", "sentence", "tokens of the word", "cosine with static"]
+
 DOWNLOADS = Path(tempfile.gettempdir()) / "attention-explorer-downloads"
 KEEP_DOWNLOADS_S = 3600
 
@@ -165,9 +170,8 @@ class ScoreFunctionsView:
 def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
     """The same sentence through every RNN encoder-decoder (lab.compare_score_functions)."""
     c = lab.compare_score_functions(text)
-    table = pd.DataFrame([{"model": r.name, "score function": r.score, "translation": r.translation,
-                           "mean entropy (nats)": None if r.mean_entropy is None else round(r.mean_entropy, 4),
-                           "uniform log S (nats)": round(r.max_entropy, 4)} for r in c.results])
+    table = pd.DataFrame([[r.name, r.score, r.translation, None if r.mean_entropy is None else round(r.mean_entropy, 4),
+                           round(r.max_entropy, 4)] for r in c.results], columns=SCORE_COLUMNS)
     table = localized(table, lang)
     peaked = [r for r in c.results if r.mean_entropy is not None]
     lead = []
@@ -258,9 +262,6 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
     alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
     return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r)
-
-
-BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]
 
 
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
@@ -355,9 +356,8 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
     # the chooser lists the previous text's tokens until this run returns: clamp to this text's
     q = min(max(_whole(0 if query_index in (None, "") else query_index, "Query token"), 0), n - 1)
     r = lab.query_key(text, l, h, q, name=model)
-    table = pd.DataFrame({"position": range(len(r.tokens)), "key token": r.tokens,
-                          "q·k/√d_k": [float(s) if np.isfinite(s) else None for s in r.scores],
-                          "softmax": r.probs, "model attention": r.model_probs})
+    table = pd.DataFrame(zip(range(len(r.tokens)), r.tokens, [float(s) if np.isfinite(s) else None for s in r.scores],
+                             r.probs, r.model_probs), columns=QK_COLUMNS)
     table = localized(table, lang)
     fig = lf.query_key_figure(r.tokens, r.query_index, r.q, r.k, r.scores, r.probs, lab_labels(lang))
     j = int(np.argmax(r.probs))
@@ -386,9 +386,9 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     """One word in several sentences (one per line): contextual vs static embedding cosines.
     model None or "auto": the model lab.EXAMPLES names for the word, else BERT."""
     r = lab.contextual_similarity(word, sentences, None if model in (None, "", "auto") else model)
-    table = pd.DataFrame({"#": range(1, len(r.sentences) + 1), "sentence": r.sentences,
-                          "tokens of the word": [" ".join(tk[i] for i in p) for tk, p in zip(r.tokens, r.positions)],
-                          "cosine with static": np.round(r.to_static, 4)})
+    table = pd.DataFrame(zip(range(1, len(r.sentences) + 1), r.sentences,
+                             [" ".join(tk[i] for i in p) for tk, p in zip(r.tokens, r.positions)],
+                             np.round(r.to_static, 4)), columns=CONTEXT_COLUMNS)
     table = localized(table, lang)
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
     source = t(f"ctx.source.{r.source}", lang)  # which vectors, in the switch's language

@@ -403,14 +403,17 @@ def test_the_language_switch_redraws_the_results_on_screen():
 
 
 def test_empty_tables_show_their_headers_before_the_first_run():
-    """Gradio labels the columns of a table without any "1 2 3": the four tables that start empty
-    carry the headers their first result will have."""
+    """Gradio labels the columns of a table without any "1 2 3": the tables that start empty carry the
+    headers their first result will have."""
     by_label = {b.label: b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)}
     r = inf.translate("transformer-en-fr", EN, 2)
     firsts = {i18n.t("tr.hyps"): app._hypotheses_table(r),
               i18n.t("beam.table"): app._ui_beam(EN, "transformer-en-fr", 2)[0],
               i18n.t("bert.tokens"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[0],
-              i18n.t("bert.masks"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[2]}
+              i18n.t("bert.masks"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[2],
+              i18n.t("sf.table"): app._ui_scores(EN, "en")[1],
+              i18n.t("qk.table"): app._ui_query_key(EN, "bert", 1, 1, 0, "en")[1],
+              i18n.t("ctx.table"): app._ui_contextual("bank", "", "bert", "en")[1]}
     for label, first in firsts.items():
         assert by_label[label].value["headers"] == list(first.columns), label
 
