@@ -550,6 +550,15 @@ def _relabel_bert(r, layer, head, lang="en"):
 
 
 @friendly
+def _relabel_rollout(r, layer, lang="en"):
+    """[all heads, entropy, rollout, row entropy, files] of the last rollout, in `lang`."""
+    if r is None:
+        return gr.skip()
+    v = vw.rollout_render(r, layer, lang)
+    return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files]
+
+
+@friendly
 def _relabel_beam(search, chosen, lang="en"):
     """The last beam search again in `lang` (its text, model and beam; deterministic), on the same hypothesis."""
     if not search:
@@ -1227,6 +1236,8 @@ def build_demo() -> gr.Blocks:
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_outs[:-3], show_progress="hidden",
                     api_visibility="private")
+        lang.change(_relabel_rollout, [ro_state, ro_layer, lang], [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files],
+                    show_progress="hidden", api_visibility="private")
         lang.change(_relabel_beam, [bm_state, bm_choice, lang], [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state],
                     concurrency_id="models", show_progress="hidden", api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py

@@ -316,7 +316,12 @@ def rollout_redraw(r: lab.RolloutResult | None, layer=None, lang: str = "en") ->
 
 def rollout_view(text: str, model: str = "bert", layer=None, lang: str = "en") -> RolloutView:
     """Attention rollout and row entropy of BERT or a Transformer's encoder self-attention."""
-    r = lab.attention_rollout(text, model)
+    return rollout_render(lab.attention_rollout(text, model), layer, lang)
+
+
+def rollout_render(r: lab.RolloutResult, layer=None, lang: str = "en") -> RolloutView:
+    """rollout_view's figures and downloads from a computed rollout (no model call)."""
+    model = r.model
     grid = fg.head_grid(r.attention, r.tokens, r.tokens, t("view.self_grid", lang, model=model), selected=None,
                         labels=figure_labels(lang))
     ent = lf.entropy_figure(r.entropy, len(r.tokens), lab_labels(lang))

@@ -393,13 +393,18 @@ def test_the_language_switch_redraws_the_results_on_screen():
     bm_en = app._ui_beam(EN, "transformer-en-fr", 3, "en")
     assert list(relabeled[0].columns) == list(bm_ko[0].columns) != list(bm_en[0].columns)
     assert relabeled[1].to_json() == bm_ko[1].to_json() != bm_en[1].to_json()  # the prefix tree's words
+    ro_en, ro_ko = app._ui_rollout(EN, "bert", 2, "en"), app._ui_rollout(EN, "bert", 2, "ko")
+    relabeled = app._relabel_rollout(ro_en[5], 2, "ko")
+    assert _titles(relabeled) == _titles(ro_ko[:4]) != _titles(ro_en[:4])
     for relabel, args in ((app._relabel_seq2seq, (None, 1)), (app._relabel_transformer, (None, 1, 1)),
-                          (app._relabel_bert, (None, 1, 1)), (app._relabel_beam, (None, 0))):
+                          (app._relabel_bert, (None, 1, 1)), (app._relabel_beam, (None, 0)),
+                          (app._relabel_rollout, (None, 1))):
         assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
     switch = [f.fn.__name__ for f in app.demo.fns.values()
               if any(app.demo.blocks[b].__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
               and getattr(f.fn, "__name__", "").startswith("_relabel")]
-    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_seq2seq", "_relabel_transformer"]
+    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_rollout", "_relabel_seq2seq",
+                              "_relabel_transformer"]
 
 
 def test_empty_tables_show_their_headers_before_the_first_run():
