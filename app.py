@@ -541,7 +541,8 @@ def _relabel_transformer(r, layer, head, lang="en"):
     """[notice, hypotheses] + every attention view of the last Transformer translation, in `lang`."""
     if r is None:
         return gr.skip()
-    return [notices_md(r.notices, lang=lang), _hypotheses_table(r, lang)] + _values(transformer_heads(r, layer, head, lang))
+    return ([notices_md(r.notices, lang=lang), _hypotheses_table(r, lang)]
+            + _values(transformer_heads(r, layer, head, lang)))
 
 
 @friendly
@@ -572,10 +573,7 @@ def _relabel_beam(search, chosen, lang="en"):
 
 
 def _ui_bert_run(action: str):
-    """The handler of one BERT button (fill / nsp / encode) with the tab's model choice."""
-    if action == "fill":
-        return _ui_bert_fill
-
+    """The handler of the BERT button `action` (nsp / encode; fill is _ui_bert_fill) with the tab's model choice."""
     @friendly
     def run(model, a, b, layer, head, lang="en"):
         return _ui_bert(bert_model_view(action, model, a, b, 5, layer, head, lang), layer, head)
@@ -1013,7 +1011,7 @@ def build_demo() -> gr.Blocks:
             b_state = gr.State(None)
             b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
                       b_layer, b_head]
-            b_fill.click(_ui_bert_run("fill"),
+            b_fill.click(_ui_bert_fill,
                          [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs, concurrency_id="models",
                          api_visibility="private",
                          validator=_validator(None, lambda a, args: inf.masked_texts(a, args[2])))
@@ -1031,7 +1029,7 @@ def build_demo() -> gr.Blocks:
                 embeddings, which show no guesses, nothing changes."""
                 if record is None or not record.masks:
                     return [gr.skip()] * len(b_outs)
-                return _ui_bert(bert_model_view("fill", model, a, b, k, layer, head, lang), layer, head)
+                return _ui_bert_fill(model, a, b, k, layer, head, lang)
 
             shows_guesses = lambda args: args[0] is not None and args[0].masks  # noqa: E731
             b_k.input(_ui_bert_top_k, [b_state, b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs,
@@ -1182,7 +1180,8 @@ def build_demo() -> gr.Blocks:
                 lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
                                         [lv_loss, lv_align, lv_out, lv_status, lv_files], concurrency_limit=1,
                                         concurrency_id="live-training", api_visibility="private")
-                lv_stop.click(friendly(lambda choice: i18n.t("live.stopped", choice)), lang, lv_status, cancels=[lv_run],
+                lv_stop.click(friendly(lambda choice: i18n.t("live.stopped", choice)), lang, lv_status,
+                              cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length"):
@@ -1222,7 +1221,8 @@ def build_demo() -> gr.Blocks:
         lang.change(friendly(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice))), lang, models_table,
                     show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
-        lang.change(friendly(lambda choice: gr.Radio(choices=_seq2seq_choices(reg, i18n.lang_code(choice)))), lang, s_model,
+        lang.change(friendly(lambda choice: gr.Radio(choices=_seq2seq_choices(reg, i18n.lang_code(choice)))),
+                    lang, s_model,
                     show_progress="hidden", api_visibility="private")
         if sn_names:
             lang.change(_ui_snapshots, [sn_model, sn_probe, sn_k, sn_layer, lang], sn_views, show_progress="hidden",
@@ -1236,7 +1236,8 @@ def build_demo() -> gr.Blocks:
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_outs[:-3], show_progress="hidden",
                     api_visibility="private")
-        lang.change(_relabel_rollout, [ro_state, ro_layer, lang], [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files],
+        lang.change(_relabel_rollout, [ro_state, ro_layer, lang],
+                    [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files],
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_beam, [bm_state, bm_choice, lang], [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state],
                     concurrency_id="models", show_progress="hidden", api_visibility="private")

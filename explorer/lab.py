@@ -34,6 +34,7 @@ import torch
 
 from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Notice, Registry, UserError, clean_text,
                                 encode_bert, registry, translate)
+from explorer import i18n
 from explorer.lab_figures import bucket_start
 from models.tokenizers import special_ids
 from models.transformer import sinusoidal_positions
@@ -159,7 +160,7 @@ LENGTH_COLUMNS = ["model", "family", "direction", "bucket", "n", "bleu"]
 @dataclass(frozen=True)
 class LengthTable:
     table: pd.DataFrame  # long table, columns LENGTH_COLUMNS, one row per (model, bucket)
-    message: str  # what the table shows, or why it is empty (English; views.length_view words it per language)
+    message: str  # what the table shows, or why it is empty (English; length_message words it per language)
     lacking: tuple[str, ...] = ()  # checkpoints without test.bleu_by_length
     broken: tuple[str, ...] = ()  # checkpoints whose metrics.json could not be read
 
@@ -216,17 +217,18 @@ def length_table(assets: Path | str = ASSETS) -> LengthTable:
         table = (table.assign(_f=table.family.map(FAMILIES.index), _b=table.bucket.map(bucket_start))
                  .sort_values(["direction", "_f", "model", "_b"]).drop(columns=["_f", "_b"]).reset_index(drop=True))
         table["n"] = table["n"].astype(int)
-    parts = []
-    if table.empty:
-        parts.append("No translation model has test.bleu_by_length in its metrics.json yet "
-                     "(run `python -m models.evaluate assets/<model> --write`).")
-    else:
-        parts.append(f"Test BLEU by source length (words) for {table.model.nunique()} model(s).")
+    lacking, broken = tuple(sorted(set(lacking))), tuple(sorted(set(broken)))
+    return LengthTable(table, length_message(table, lacking, broken), lacking, broken)
+
+
+def length_message(table: pd.DataFrame, lacking=(), broken=(), lang: str = "en") -> str:
+    """What a BLEU-by-length table shows, or why it is empty, in `lang`."""
+    parts = [i18n.t("len.msg_empty", lang) if table.empty else i18n.t("len.msg_models", lang, n=table.model.nunique())]
     if lacking and not table.empty:
-        parts.append(f"Not evaluated yet: {', '.join(sorted(set(lacking)))}.")
+        parts.append(i18n.t("len.msg_lacking", lang, names=", ".join(lacking)))
     if broken:
-        parts.append(f"Unreadable metrics: {', '.join(sorted(set(broken)))}.")
-    return LengthTable(table, " ".join(parts), tuple(sorted(set(lacking))), tuple(sorted(set(broken))))
+        parts.append(i18n.t("len.msg_broken", lang, names=", ".join(broken)))
+    return " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- 3. rollout

@@ -207,19 +207,9 @@ def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
                                  sort=False).reindex(columns=buckets).round(2).reset_index())
         wide.columns.name = None
     wide = localized(wide, lang)
-    message = _length_message(lt, lang)
+    message = lab.length_message(lt.table, lt.lacking, lt.broken, lang)
     files = write_downloads("bleu-by-length", {"message": message, "rows": long}, {"long": long, "wide": wide})
     return LengthView(lf.length_figure(long, message, lab_labels(lang)), wide, md(message), files)
-
-
-def _length_message(lt: lab.LengthTable, lang: str) -> str:
-    """lab.length_table's message in `lang`: what the table shows, or why it is empty."""
-    parts = [t("len.msg_models", lang, n=lt.table.model.nunique()) if not lt.table.empty else t("len.msg_empty", lang)]
-    if lt.lacking and not lt.table.empty:
-        parts.append(t("len.msg_lacking", lang, names=", ".join(lt.lacking)))
-    if lt.broken:
-        parts.append(t("len.msg_broken", lang, names=", ".join(lt.broken)))
-    return " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- 3. beam search

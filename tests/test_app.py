@@ -337,7 +337,7 @@ def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch)
     monkeypatch.setattr(app, "_in_event", lambda: True)
     monkeypatch.setattr(app.gr, "Warning", lambda message, **kw: shown.append(message))
     late_mask = "a " * 300 + "I am a [MASK]."  # the [MASK] past BERT's 256 tokens (bert_model_view raises inside)
-    assert app._ui_bert_run("fill")("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
+    assert app._ui_bert_fill("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
     assert shown == [i18n.error_text(inf.UserError("", "mask_too_late"), "ko")] and "[MASK]" in shown[0]
 
     def boom(*a, **k):
