@@ -671,6 +671,32 @@ _ui_positional = _fields_of(vw.positional_view, "table", "sentence", "text", "fi
 _ui_snapshots = _fields_of(vw.snapshot_view, "heatmap", "entropy", "text", "files")
 
 
+def _keeping_args(handler):
+    """`handler`'s outputs, then the arguments it ran with but the last (the language): a State from
+    which the language switch runs it again (`_again`). For the views that keep no record: they are
+    cheap and deterministic, so running them again gives the same numbers in the new language."""
+    @friendly
+    @functools.wraps(handler)
+    def run(*args):
+        return [*handler(*args), list(args[:-1])]
+    return run
+
+
+def _again(handler, name: str):
+    """A language-switch handler: the last run of `handler` (its arguments in a `_keeping_args` State)
+    once more, in the new language; a tab with no result yet keeps its empty outputs."""
+    @friendly
+    def relabel(last, lang="en"):
+        return gr.skip() if not last else handler(*last, lang)
+    relabel.__name__ = relabel.__qualname__ = name
+    return relabel
+
+
+_relabel_scores = _again(_ui_scores, "_relabel_scores")
+_relabel_contextual = _again(_ui_contextual, "_relabel_contextual")
+_relabel_positional = _again(_ui_positional, "_relabel_positional")
+
+
 @friendly
 def _ui_beam(text, model, beam, lang="en"):
     v = vw.beam_view(text, model, beam, lang)
@@ -708,6 +734,9 @@ def _ui_query_key(text, model, layer, head, query, lang):
     v = vw.query_key_view(text, layer, head, query, model, lang)
     shown = v.table.round(6)  # on screen: "softmax" and "model attention" agree to these digits (the CSV has all)
     return [v.figure, shown, v.text, v.files, gr.Dropdown(choices=v.choices, value=v.record.query_index)]
+
+
+_relabel_query_key = _again(_ui_query_key, "_relabel_query_key")
 
 
 @friendly
@@ -906,7 +935,9 @@ def build_demo() -> gr.Blocks:
             sf_fig = L(gr.Plot, "sf.figure")
             sf_table = L(gr.Dataframe, "sf.table", value=_no_rows(vw.SCORE_COLUMNS), interactive=False)
             sf_files = _downloads(L)
-            sf_btn.click(_ui_scores, [sf_text, lang], [sf_fig, sf_table, sf_notice, sf_files], concurrency_id="models",
+            sf_last = gr.State(None)  # the last run's arguments, for the language switch
+            sf_out = [sf_fig, sf_table, sf_notice, sf_files]
+            sf_btn.click(_keeping_args(_ui_scores), [sf_text, lang], sf_out + [sf_last], concurrency_id="models",
                          api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
 
         # --- Transformer ---------------------------------------------------------------
@@ -1088,10 +1119,12 @@ def build_demo() -> gr.Blocks:
                 qk_files = _downloads(L)
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
-                qk_btn.click(_ui_query_key, qk_in, qk_out, concurrency_id="models", api_visibility="private",
+                qk_last = gr.State(None)
+                qk_btn.click(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], concurrency_id="models", api_visibility="private",
                              validator=_FIRST_IS_A_SENTENCE)
                 for c in (qk_query, qk_layer, qk_head):
-                    c.input(_ui_query_key, qk_in, qk_out, trigger_mode="always_last", concurrency_id="models", api_visibility="private")
+                    c.input(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], trigger_mode="always_last",
+                            concurrency_id="models", api_visibility="private")
                 qk_model.input(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
 
             with L(gr.Tab, "tab.contextual"):
@@ -1109,8 +1142,10 @@ def build_demo() -> gr.Blocks:
                 ctx_table = L(gr.Dataframe, "ctx.table", value=_no_rows(vw.CONTEXT_COLUMNS), interactive=False,
                                  wrap=True)
                 ctx_files = _downloads(L)
-                ctx_btn.click(_ui_contextual, [ctx_word, ctx_sent, ctx_model, lang],
-                              [ctx_fig, ctx_table, ctx_text, ctx_files], concurrency_id="models", api_visibility="private")
+                ctx_last = gr.State(None)
+                ctx_out = [ctx_fig, ctx_table, ctx_text, ctx_files]
+                ctx_btn.click(_keeping_args(_ui_contextual), [ctx_word, ctx_sent, ctx_model, lang], ctx_out + [ctx_last],
+                              concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
@@ -1126,9 +1161,11 @@ def build_demo() -> gr.Blocks:
                 pos_table = L(gr.Plot, "pos.table")
                 pos_sent = L(gr.Plot, "pos.sentence")
                 pos_files = _downloads(L)
+                pos_last = gr.State(None)
+                pos_out = [pos_table, pos_sent, pos_md, pos_files]
                 for trigger in (pos_btn.click, pos_len.release, pos_d.release):  # the sliders redraw at once
-                    trigger(_ui_positional, [pos_len, pos_d, pos_text, pos_model, lang],
-                            [pos_table, pos_sent, pos_md, pos_files], concurrency_id="models", api_visibility="private")
+                    trigger(_keeping_args(_ui_positional), [pos_len, pos_d, pos_text, pos_model, lang],
+                            pos_out + [pos_last], concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
         with L(gr.Tab, "tab.training"):
@@ -1241,6 +1278,10 @@ def build_demo() -> gr.Blocks:
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_beam, [bm_state, bm_choice, lang], [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state],
                     concurrency_id="models", show_progress="hidden", api_visibility="private")
+        for relabel, last, out in ((_relabel_scores, sf_last, sf_out), (_relabel_query_key, qk_last, qk_out),
+                                   (_relabel_contextual, ctx_last, ctx_out), (_relabel_positional, pos_last, pos_out)):
+            lang.change(relabel, [last, lang], out, concurrency_id="models", show_progress="hidden",
+                        api_visibility="private")  # views without a record: run again from their arguments
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

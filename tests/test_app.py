@@ -17,7 +17,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
-from explorer import i18n  # noqa: E402
+from explorer import i18n, lab  # noqa: E402
 
 EN = "I am a student."
 REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -403,8 +403,47 @@ def test_the_language_switch_redraws_the_results_on_screen():
     switch = [f.fn.__name__ for f in app.demo.fns.values()
               if any(app.demo.blocks[b].__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
               and getattr(f.fn, "__name__", "").startswith("_relabel")]
-    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_rollout", "_relabel_seq2seq",
+    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_contextual", "_relabel_positional",
+                              "_relabel_query_key", "_relabel_rollout", "_relabel_scores", "_relabel_seq2seq",
                               "_relabel_transformer"]
+
+
+def _words(values) -> list:
+    """What an output list says: each figure's layout (titles, axes, notes), each table's headers, each text."""
+    return [v.layout.to_plotly_json() if isinstance(v, go.Figure) else list(v.columns) if isinstance(v, pd.DataFrame)
+            else v for v in values if isinstance(v, (go.Figure, pd.DataFrame, str))]
+
+
+def _numbers(values) -> list:
+    """The numbers an output list shows: each figure trace's z or y (when numeric), each table's numeric cells
+    (NaN, e.g. an empty cell, as -1e9 so that two equal lists compare equal)."""
+    out = []
+    for v in values:
+        if isinstance(v, go.Figure):
+            for t in v.data:
+                for key in ("z", "y"):
+                    a = getattr(t, key, None)
+                    if a is not None and np.asarray(a).dtype.kind in "fiu":
+                        out.append(np.round(np.nan_to_num(np.asarray(a, dtype=float), nan=-1e9), 6).tolist())
+        elif isinstance(v, pd.DataFrame):
+            out.append(np.round(np.nan_to_num(v.select_dtypes("number").to_numpy(float), nan=-1e9), 6).tolist())
+    return out
+
+
+def test_the_language_switch_runs_the_views_without_a_record_again():
+    """Score functions, query-key, contextual and positional keep the arguments of their last run
+    (not a record): the switch runs them again in the new language, the same numbers."""
+    cases = [(app._ui_scores, app._relabel_scores, [EN]),
+             (app._ui_query_key, app._relabel_query_key, [EN, "bert", 2, 3, 1]),
+             (app._ui_contextual, app._relabel_contextual, ["bank", "\n".join(lab.EXAMPLES["bank"][1]), "auto"]),
+             (app._ui_positional, app._relabel_positional, [16, 32, EN, "transformer-en-fr"])]
+    for run, relabel, args in cases:
+        out = app._keeping_args(run)(*args, "en")
+        assert out[-1] == args, run.__name__  # the State: every argument but the language
+        relabeled, ko = relabel(out[-1], "ko"), run(*args, "ko")
+        assert _words(relabeled) == _words(ko) != _words(out[:-1]), run.__name__
+        assert _numbers(relabeled) == _numbers(ko) and _numbers(ko), run.__name__
+        assert relabel(None, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
 
 
 def test_empty_tables_show_their_headers_before_the_first_run():
