@@ -133,6 +133,16 @@ def friendly(fn=None, *, api: bool = False):
     return wrapper
 
 
+class Slider(gr.Slider):
+    """A slider whose typed-in number past either end is taken as that end (as dragging it would), instead
+    of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback."""
+
+    def preprocess(self, payload):
+        if isinstance(payload, (int, float)) and not isinstance(payload, bool):
+            payload = min(max(payload, self.minimum), self.maximum)
+        return super().preprocess(payload)
+
+
 def load_errors_md(prefix: str = "") -> str:
     """Which checkpoints failed to load (and which file is wrong), for the tab they belong to."""
     errs = {n: e for n, e in inf.registry().errors.items() if n.startswith(prefix)}
@@ -858,8 +868,8 @@ def _depth(reg, name: str | None) -> tuple[int, int]:
 
 def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
     with gr.Row():
-        layer = L(gr.Slider, "common.layer", 1, layers, value=1, step=1)
-        head = L(gr.Slider, "common.head", 1, heads, value=1, step=1)
+        layer = L(Slider, "common.layer", 1, layers, value=1, step=1)
+        head = L(Slider, "common.head", 1, heads, value=1, step=1)
     return layer, head
 
 
@@ -913,7 +923,7 @@ def build_demo() -> gr.Blocks:
             s_out = L(gr.Textbox, "common.translation", interactive=False)
             s_notice = gr.Markdown()
             s_align = L(gr.Plot, "s2s.align")
-            s_step = L(gr.Slider, "s2s.step", 1, 2, value=1, step=1)
+            s_step = L(Slider, "s2s.step", 1, 2, value=1, step=1)
             s_step_text = gr.Markdown()
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
@@ -948,7 +958,7 @@ def build_demo() -> gr.Blocks:
             t_names = trans_names + sorted(n for n in reg.errors if n.startswith("transformer-"))
             with gr.Row():
                 t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None)
-                t_beam = L(gr.Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
+                t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
             t_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[0], max_lines=3)
             t_btn = L(gr.Button, "common.translate", variant="primary")
             L.examples("transformer", [t_text, t_model], model_or(t_names))
@@ -981,7 +991,7 @@ def build_demo() -> gr.Blocks:
             bm_names = vw.translation_models(reg)
             with gr.Row():
                 bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None)
-                bm_beam = L(gr.Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
+                bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
             L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
@@ -1019,7 +1029,7 @@ def build_demo() -> gr.Blocks:
                     b_loaded = gr.Markdown()
             b_a = L(gr.Textbox, "bert.a", EXAMPLE_MASK, max_lines=3)
             b_b = L(gr.Textbox, "bert.b", EXAMPLE_NEXT, max_lines=3)
-            b_k = L(gr.Slider, "bert.k", 1, 20, value=5, step=1)
+            b_k = L(Slider, "bert.k", 1, 20, value=5, step=1)
             with gr.Row():
                 b_fill = L(gr.Button, "bert.fill", variant="primary")
                 b_nsp = L(gr.Button, "bert.nsp")
@@ -1080,7 +1090,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
                     ro_depth = _depth(reg, ro_names[0] if ro_names else None)[0]  # rollout through all layers
-                    ro_layer = L(gr.Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
+                    ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
@@ -1150,8 +1160,8 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
                 with gr.Row():
-                    pos_len = L(gr.Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1)
-                    pos_d = L(gr.Slider, "pos.d_model", 2, 512, value=128, step=2)
+                    pos_len = L(Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1)
+                    pos_d = L(Slider, "pos.d_model", 2, 512, value=128, step=2)
                 with gr.Row():
                     pos_text = L(gr.Textbox, "pos.text", EXAMPLE_EN[0], max_lines=2, scale=3)
                     pos_model = L(gr.Dropdown, "pos.model", trans_names, value=trans_names[0] if trans_names else None,
@@ -1178,9 +1188,9 @@ def build_demo() -> gr.Blocks:
                     sn_model = L(gr.Dropdown, "snap.model", sn_names, value=sn_names[0] if sn_names else None)
                     sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0)
                 with gr.Row():
-                    sn_k = L(gr.Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
+                    sn_k = L(Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
                              value=meta.n_snapshots if meta else 1, scale=3)
-                    sn_layer = L(gr.Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
+                    sn_layer = L(Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
                                  value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1),
                                  visible=bool(meta and meta.n_layers > 1))
                 sn_text = gr.Markdown(sn_first.text if sn_first else "")
@@ -1198,7 +1208,7 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.live"):
                 L(gr.Markdown, "live.intro")
                 with gr.Row():
-                    lv_seconds = L(gr.Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5)
+                    lv_seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5)
                     lv_score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in live.SCORE_FUNCTIONS],
                                  value="general")
                 lv_probe = L(gr.Textbox, "live.probe", live.DEFAULT_PROBE, max_lines=1)

@@ -473,3 +473,15 @@ def test_decoder_views_say_which_token_labels_their_rows():
         assert h.cross_head.layout.xaxis.title.text == i18n.t("tr.key_source", lang)
     assert r.decoder_input_tokens[0] == "<s>" and r.target_tokens[-1] == "</s>"
     assert r.decoder_input_tokens[1:] == r.target_tokens[:-1]  # one step apart
+
+
+def test_a_typed_slider_number_past_its_end_is_taken_as_that_end():
+    """Gradio raises an English toast (and logs a traceback) for a number typed past a slider's end;
+    the page's sliders take it as the end instead, as dragging would, and keep values inside as they are."""
+    sliders = [b for b in app.demo.blocks.values() if isinstance(b, gr.Slider)]
+    assert sliders and all(isinstance(b, app.Slider) for b in sliders)
+    for b in sliders:
+        assert b.preprocess(b.maximum + 50) == b.maximum and b.preprocess(b.minimum - 50) == b.minimum
+        assert b.preprocess(b.minimum) == b.minimum
+    head = app.Slider(1, 12, step=1)
+    assert head.preprocess(7) == 7 and head.preprocess(99) == 12 and head.preprocess(0) == 1
