@@ -336,6 +336,17 @@ def _no_rows(columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(columns=columns)
 
 
+def _empty_table_headers(columns: list[list[str]]):
+    """A language-switch handler for tables that start empty (their English `columns`, in order): a table
+    still without rows gets its headers in the new language; one with a result is left to its view's
+    _relabel handler (gr.skip())."""
+    @friendly
+    def _headers_of_empty_tables(lang, *tables):
+        return [i18n.localized(_no_rows(cols), lang) if table is None or len(table) == 0 else gr.skip()
+                for table, cols in zip(tables, columns)]
+    return _headers_of_empty_tables
+
+
 # ----------------------------------------------------------------------------- BERT
 
 
@@ -1110,7 +1121,8 @@ def build_demo() -> gr.Blocks:
                     n = _depth(reg, name)[0]
                     return gr.Slider(1, max(n, 2), value=n)
 
-                ro_model.input(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
+                # .change, not .input: an example that sets another model (ko-en: 3 layers) moves the slider too
+                ro_model.change(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -1130,12 +1142,13 @@ def build_demo() -> gr.Blocks:
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
                 qk_last = gr.State(None)
-                qk_btn.click(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], concurrency_id="models", api_visibility="private",
+                qk_btn.click(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], concurrency_id="models",
+                             api_visibility="private",
                              validator=_FIRST_IS_A_SENTENCE)
                 for c in (qk_query, qk_layer, qk_head):
                     c.input(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], trigger_mode="always_last",
                             concurrency_id="models", api_visibility="private")
-                qk_model.input(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
+                qk_model.change(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
 
             with L(gr.Tab, "tab.contextual"):
                 L(gr.Markdown, "ctx.intro")
@@ -1154,8 +1167,8 @@ def build_demo() -> gr.Blocks:
                 ctx_files = _downloads(L)
                 ctx_last = gr.State(None)
                 ctx_out = [ctx_fig, ctx_table, ctx_text, ctx_files]
-                ctx_btn.click(_keeping_args(_ui_contextual), [ctx_word, ctx_sent, ctx_model, lang], ctx_out + [ctx_last],
-                              concurrency_id="models", api_visibility="private")
+                ctx_btn.click(_keeping_args(_ui_contextual), [ctx_word, ctx_sent, ctx_model, lang],
+                              ctx_out + [ctx_last], concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
@@ -1292,6 +1305,11 @@ def build_demo() -> gr.Blocks:
                                    (_relabel_contextual, ctx_last, ctx_out), (_relabel_positional, pos_last, pos_out)):
             lang.change(relabel, [last, lang], out, concurrency_id="models", show_progress="hidden",
                         api_visibility="private")  # views without a record: run again from their arguments
+        empty = [(sf_table, vw.SCORE_COLUMNS), (t_hyps, HYPOTHESIS_COLUMNS), (bm_table, vw.BEAM_COLUMNS),
+                 (b_tokens, TOKEN_COLUMNS), (b_masks, MASK_COLUMNS), (qk_table, vw.QK_COLUMNS),
+                 (ctx_table, vw.CONTEXT_COLUMNS)]
+        lang.change(_empty_table_headers([cols for _, cols in empty]), [lang] + [t for t, _ in empty],
+                    [t for t, _ in empty], show_progress="hidden", api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

@@ -232,7 +232,7 @@ class TranslationResult:
     hypotheses: list[Hypothesis]  # beam search's n-best, best first (one entry for greedy)
     chosen: int  # which hypothesis the trace shows
     notices: list[str]
-    length_penalty: float = 0.0  # beam search's alpha (the model's own, chosen on its validation split); 0 = greedy
+    length_penalty: float = 0.0  # the alpha of the scores (the model's own, chosen on its validation split)
 
     def to_json(self) -> dict:
         t = self.trace.to_json()
@@ -272,7 +272,9 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     notices += unknown_notice(ids, sp.get("unk"), "<unk>", direction) + script_notice(text, direction)
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
-    alpha = ckpt.length_penalty if beam > 1 else 0.0  # the decoding behind the model's reported BLEU
+    # The model's own alpha at every beam size: at beam 1 it only scales the one hypothesis's score (greedy
+    # keeps a single beam, which ends at its first </s>), so the score column means the same at every size.
+    alpha = ckpt.length_penalty
     hyps = beam_search(model, src, sp["bos"], sp["eos"], max_out, beam_size=beam, alpha=alpha)[0]
     hypotheses = [Hypothesis(tok.decode(list(h.tokens)), _pieces(tok, h.tokens), round(h.logprob, 4),
                              round(h.score, 4), [round(x, 4) for x in h.steps]) for h in hyps]

@@ -103,7 +103,18 @@ def test_beam_search_uses_the_models_own_length_penalty(name):
     for h in r.hypotheses:  # score = log-probability / ((5 + |Y|) / 6) ** alpha, |Y| counting </s> when finished
         n = len(h.token_logprobs)
         assert h.score == pytest.approx(h.logprob / length_penalty(n, alpha), abs=2e-4)
-    assert inf.translate(name, EN, beam=1).length_penalty == 0.0  # greedy: no penalty
+    # beam 1 scores with the same alpha (a student comparing beam 1 and 4 sees one definition of "score"),
+    # and is still greedy decoding: the tokens of models.decoding.greedy
+    import torch
+    from models.decoding import greedy
+    from models.tokenizers import special_ids
+    g = inf.translate(name, EN, beam=1)
+    h = g.hypotheses[0]
+    assert g.length_penalty == alpha and h.score == pytest.approx(h.logprob / length_penalty(len(h.token_logprobs),
+                                                                                            alpha), abs=2e-4)
+    sp, tok = special_ids(ckpt.tokenizer), ckpt.tokenizer
+    src = torch.tensor([tok.encode(EN, add_special_tokens=False).ids + [sp["eos"]]])
+    assert h.text == tok.decode(greedy(ckpt.model, src, sp["bos"], sp["eos"], 2 * src.size(1) + 10)[0])
 
 
 @needs
@@ -460,6 +471,24 @@ def test_empty_tables_show_their_headers_before_the_first_run():
               i18n.t("ctx.table"): app._ui_contextual("bank", "", "bert", "en")[1]}
     for label, first in firsts.items():
         assert by_label[label].value["headers"] == list(first.columns), label
+    # the language switch gives the still-empty ones their Korean headers (a table with a result: skipped)
+    switch = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "_headers_of_empty_tables"]
+    assert len(switch) == 1 and {app.demo.blocks[b].__class__.__name__ for b, e in switch[0].targets} == {"Radio"}
+    tables = [b for b in switch[0].outputs]
+    assert sorted(t.label for t in tables) == sorted(firsts)
+    empty = [pd.DataFrame(columns=t.value["headers"]) for t in tables]
+    korean = switch[0].fn("한국어", *empty)
+    b_ko = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
+    firsts_ko = {i18n.t("tr.hyps"): app._hypotheses_table(r, "ko"),
+                 i18n.t("beam.table"): app._ui_beam(EN, "transformer-en-fr", 2, "ko")[0],
+                 i18n.t("bert.tokens"): b_ko[0], i18n.t("bert.masks"): b_ko[2],
+                 i18n.t("sf.table"): app._ui_scores(EN, "ko")[1],
+                 i18n.t("qk.table"): app._ui_query_key(EN, "bert", 1, 1, 0, "ko")[1],
+                 i18n.t("ctx.table"): app._ui_contextual("bank", "", "bert", "ko")[1]}
+    for t, out in zip(tables, korean):
+        assert isinstance(out, pd.DataFrame) and len(out) == 0
+        assert list(out.columns) == list(firsts_ko[t.label].columns) != t.value["headers"], t.label
+    assert switch[0].fn("ko", *([firsts[tables[0].label]] + empty[1:]))[0] == gr.skip()  # a result stays
 
 
 def test_decoder_views_say_which_token_labels_their_rows():
@@ -485,3 +514,14 @@ def test_a_typed_slider_number_past_its_end_is_taken_as_that_end():
         assert b.preprocess(b.minimum) == b.minimum
     head = app.Slider(1, 12, step=1)
     assert head.preprocess(7) == 7 and head.preprocess(99) == 12 and head.preprocess(0) == 1
+
+
+def test_an_example_that_sets_another_model_resizes_the_rollout_layer_slider():
+    """Examples set the model dropdown without an .input event: the rollout's layer slider listens to
+    .change, so clicking the ko-en example (3 layers) no longer leaves it at BERT's 12 of 12."""
+    fns = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "_rollout_layers"]
+    assert fns and all(e == "change" and type(app.demo.blocks[b]).__name__ == "Dropdown"
+                       for f in fns for b, e in f.targets)
+    slider = fns[0].fn("transformer-ko-en")
+    depth = inf.registry().get("transformer-ko-en").config.n_layers
+    assert slider.maximum == max(depth, 2) and slider.value == depth
