@@ -1,6 +1,7 @@
 """Evaluation on a checkpoint's own test split (recreated from the seed in its metrics.json).
 
     python -m models.evaluate assets/transformer-en-fr --data-dir ../shared/data [--beam 4] [--write]
+    python -m models.evaluate assets/seq2seq-dot --choose --write   # beam and alpha chosen on the validation split
 
 Translation: sacreBLEU BLEU and chrF, and BLEU by source-length bucket (the figure of
 Bahdanau et al. 2015, fig. 2, that shows the fixed-vector bottleneck hurting long sentences).
@@ -121,12 +122,31 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
     return res
 
 
+BEAM_GRID, ALPHA_GRID = (1, 4, 8), (0.6, 1.0)  # greedy, and beam 4 / 8 with Wu et al.'s default and 1.0
+
+
+def choose_beam_alpha(ckpt, data_dir: Path, device="cpu", progress=False) -> dict:
+    """Beam size and length penalty chosen on the validation split by BLEU (a tie keeps the smaller beam,
+    then the smaller alpha): {"beam", "alpha", "grid": [{"beam", "alpha", "bleu"}, ...]}. Greedy has no alpha."""
+    grid = []
+    for beam in BEAM_GRID:
+        for alpha in ALPHA_GRID if beam > 1 else ALPHA_GRID[:1]:
+            r = translation_test(ckpt, data_dir, beam, progress=progress, alpha=alpha, split_name="valid",
+                                 device=device)
+            grid.append({"beam": beam, "alpha": alpha, "bleu": r["bleu"]})
+    best = max(grid, key=lambda g: (g["bleu"], -g["beam"], -g["alpha"]))
+    return {"beam": best["beam"], "alpha": best["alpha"], "grid": grid}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("checkpoints", nargs="+", help="checkpoint folders, e.g. assets/transformer-en-fr")
     ap.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
     ap.add_argument("--beam", type=int, default=None, help="beam size (default: the one in metrics.json)")
     ap.add_argument("--alpha", type=float, default=None, help="beam length penalty (default: metrics.json's, else 0.6)")
+    ap.add_argument("--choose", action="store_true",
+                    help=f"translation: choose beam {BEAM_GRID} and alpha {ALPHA_GRID} by BLEU on the validation "
+                         "split, then read the test split with them (recorded under test.chosen_on_valid)")
     ap.add_argument("--split", default="test", choices=["test", "valid"],
                     help="valid: for choosing beam/alpha; BERT: the validation half of the held-out documents")
     ap.add_argument("--write", action="store_true", help="store the result in metrics.json under 'test'")
@@ -138,6 +158,8 @@ def main(argv=None):
                     help="BERT: also NSP accuracy of each held-out corpus alone, N batches of 64 pairs each "
                          "(a diagnostic; the NSP number draws from every corpus with equal weight)")
     args = ap.parse_args(argv)
+    if args.choose and (args.split != "test" or args.beam or args.alpha is not None):
+        ap.error("--choose picks beam and alpha on the validation split itself and reads the test split")
     if args.write and args.split != "test":
         ap.error("--write stores test-split metrics; it cannot be combined with --split valid")
     if args.write and args.device != "cpu":
@@ -156,6 +178,11 @@ def main(argv=None):
             if args.nsp_by_corpus:
                 res["nsp_by_corpus"] = nsp_by_corpus(ckpt.model, ckpt.tokenizer, held, meta["max_len"], args.device,
                                                      args.nsp_by_corpus, seed=seed)
+        elif args.choose:
+            chosen = choose_beam_alpha(ckpt, args.data_dir, device=args.device)
+            print(json.dumps({"checkpoint": str(folder), "chosen_on_valid": chosen}))
+            res = translation_test(ckpt, args.data_dir, chosen["beam"], alpha=chosen["alpha"], device=args.device)
+            res["chosen_on_valid"] = chosen
         else:
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.length_penalty

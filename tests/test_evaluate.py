@@ -27,3 +27,24 @@ def test_translate_cuts_a_long_source_to_the_transformers_positions():
     for beam in (1, 2):
         out = translate(ckpt.model, ckpt.tokenizer, [src, "I am a student."], beam=beam)
         assert out[0] and out[1] == "Je suis étudiant."
+
+
+def test_beam_and_alpha_are_chosen_by_validation_bleu_and_ties_keep_the_cheaper_setting(monkeypatch):
+    """--choose reads the validation split only, once per setting (greedy once, it has no alpha), and
+    keeps the best BLEU; a tie keeps the smaller beam, then the smaller alpha."""
+    from models import evaluate
+    table = {(1, 0.6): 40.0, (4, 0.6): 41.5, (4, 1.0): 42.0, (8, 0.6): 41.0, (8, 1.0): 42.0}
+    calls = []
+
+    def fake(ckpt, data_dir, beam, progress=True, alpha=0.6, split_name="test", device="cpu"):
+        calls.append((beam, alpha, split_name))
+        return {"bleu": table[(beam, alpha)]}
+
+    monkeypatch.setattr(evaluate, "translation_test", fake)
+    chosen = evaluate.choose_beam_alpha(None, Path("."))
+    assert (chosen["beam"], chosen["alpha"]) == (4, 1.0)  # 42.0 twice: beam 4 beats beam 8
+    assert sorted((b, a) for b, a, _ in calls) == sorted(table) and {s for *_, s in calls} == {"valid"}
+    assert [g["bleu"] for g in chosen["grid"]] == [table[(g["beam"], g["alpha"])] for g in chosen["grid"]]
+    table[(8, 0.6)] = 42.5
+    assert (evaluate.choose_beam_alpha(None, Path("."))["beam"], evaluate.choose_beam_alpha(None, Path("."))["alpha"]) \
+        == (8, 0.6)
