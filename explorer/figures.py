@@ -173,7 +173,8 @@ LABELS = {"key": "key", "query": "query", "score": "score", "weight": "weight", 
           "scores_panel": "scores QKᵀ/√d_k (before softmax)", "softmax_panel": "softmax (attention weights)",
           "source": "source", "source_token": "source token", "attention_weight": "attention weight",
           "probability": "probability", "no_mask": "No [MASK] to predict.",
-          "word_start": "▁ = start of a word",
+          "word_start": "▁ = start of a word", "layer": "layer", "head": "head", "value": "value",
+          "no_heads": "No attention heads.",
           "grid_too_large": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
                             "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser)."}
 MAX_GRID_CELLS = 300_000  # head_grid draws at most this many cells: 12 layers x 6 heads of 64 x 64 tokens
@@ -217,7 +218,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
         customdata=_hover_tokens(ys, xs), xgap=1 if max(nq, nk) <= 40 else 0, ygap=1 if max(nq, nk) <= 40 else 0,
         colorbar=_colorbar(),
         hovertemplate=(f"{_esc(y_title)} %{{customdata[0]}}<br>{_esc(x_title)} %{{customdata[1]}}"
-                       "<br>value: %{z:.4f}<extra></extra>"))
+                       f"<br>{_esc(w0['value'])}: %{{z:.4f}}<extra></extra>"))
     shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
     if highlight_row is not None and 0 <= highlight_row < nq:
         shapes.append(dict(type="rect", xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
@@ -290,17 +291,19 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
               segments: Sequence[int] | None = None, labels: dict | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
     shared colour scale; `selected` = (layer, head), 0-based, is outlined. Past MAX_GRID_CELLS (a
-    paragraph in a 12-layer BERT: 72 maps of 256 x 256, ~29 MB of figure JSON) a notice instead."""
+    paragraph in a 12-layer BERT: 72 maps of 256 x 256, ~29 MB of figure JSON) a notice instead.
+    `labels`: translated LABELS (the hover's words, the notices)."""
+    w0 = _labels(labels)
+    words = {k: _esc(v) for k, v in w0.items()}  # hover templates take escaped copies
     a = np.asarray(att, dtype=np.float32)
     if a.ndim != 4 or a.shape[2:] != (len(y_tokens), len(x_tokens)):
         raise ValueError(f"attention of shape {a.shape} is not [layers, heads, {len(y_tokens)}, {len(x_tokens)}]")
     L, H, nq, nk = a.shape
     if L == 0 or H == 0:
-        return placeholder("No attention heads.", title)
+        return placeholder(w0["no_heads"], title)
     if a.size > MAX_GRID_CELLS:
         limit = int((MAX_GRID_CELLS / (L * H)) ** 0.5)
-        return placeholder(_labels(labels)["grid_too_large"].format(limit=limit, tokens=max(nq, nk), maps=L * H),
-                           title)
+        return placeholder(w0["grid_too_large"].format(limit=limit, tokens=max(nq, nk), maps=L * H), title)
     xs, ys = segment_labels(x_tokens, segments), segment_labels(y_tokens, segments)
     # Hover names each cell's tokens through category axes ("#3 the": the position keeps repeated
     # tokens apart) rather than per-cell customdata: the grid repeats its labels per head, not per
@@ -324,8 +327,8 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                                                          range=[nq - 0.5, -0.5])
             traces.append(dict(
                 type="heatmap", z=a[l, h], x=xl, y=yl, xaxis=xa, yaxis=ya, coloraxis="coloraxis",
-                hovertemplate=(f"layer {l + 1} · head {h + 1}<br>query %{{y}}"
-                               f"<br>key %{{x}}<br>value: %{{z:.4f}}<extra></extra>")))
+                hovertemplate=(f"{words['layer']} {l + 1} · {words['head']} {h + 1}<br>{words['query']} %{{y}}"
+                               f"<br>{words['key']} %{{x}}<br>{words['value']}: %{{z:.4f}}<extra></extra>")))
             for shape in _dividers(breaks, breaks, nk, nq, xa, ya):
                 shapes.append(dict(shape, line=dict(color="#444", width=0.8, dash="dot")))
             if selected is not None and (l, h) == tuple(selected):

@@ -45,6 +45,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.head": {"en": "Head", "ko": "헤드"},
     "common.all_heads": {"en": "All heads", "ko": "모든 헤드"},
     "common.selected_head": {"en": "Selected head", "ko": "선택한 헤드"},
+    "common.warning": {"en": "Warning", "ko": "주의"},  # the title of a warning toast
     "common.downloads": {"en": "Downloads: record JSON and tables CSV", "ko": "다운로드: 기록 JSON과 표 CSV"},
     # ------------------------------------------------------------------ tabs
     "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
@@ -124,9 +125,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "(the model is run again, teacher-forced on that hypothesis).",
         "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(Wu et al. "
               "2016; α는 모델마다 검증 데이터로 고른 값이며 번역 아래에 표시됩니다)로 나눈 로그 확률로 "
-              "순위를 매깁니다. 표는 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
-              "보여 줍니다. 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다(그 후보를 디코더 입력으로 "
-              "모델을 다시 실행합니다).",
+              "순위를 매깁니다. 표는 번역 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
+              "보여 줍니다. 번역 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다"
+              "(그 후보를 디코더 입력으로 모델을 다시 실행합니다).",
     },
     "beam.alpha": {"en": "Length penalty of {model}: α = {alpha:.1f} (chosen on its validation split; score = "
                          "log-prob / ((5 + length) / 6)^α).",
@@ -136,9 +137,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "beam.run": {"en": "Search", "ko": "탐색하기"},
     "beam.table": {"en": "Hypotheses with log-probabilities", "ko": "번역 후보와 로그 확률"},
     "beam.figure": {"en": "Scores and prefix tree", "ko": "점수와 접두사 트리"},
-    "beam.choose": {"en": "Show the attention of hypothesis", "ko": "어텐션을 볼 후보"},
+    "beam.choose": {"en": "Show the attention of hypothesis", "ko": "어텐션을 볼 번역 후보"},
     "beam.grid": {"en": "Cross attention of the chosen hypothesis, all layers × heads",
-                  "ko": "선택한 후보의 교차 어텐션 (모든 레이어 × 헤드)"},
+                  "ko": "선택한 번역 후보의 교차 어텐션 (모든 레이어 × 헤드)"},
     "beam.mean": {"en": "Last layer, mean over heads", "ko": "마지막 레이어, 헤드 평균"},
     # ------------------------------------------------------------------ BERT
     "bert.intro": {
@@ -181,7 +182,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "원래 어텐션은 한 번에 한 레이어만 보여 주지만, 정보는 잔차 연결과 앞선 모든 레이어를 거쳐서도 "
               "흐릅니다. **어텐션 롤아웃**(Abnar & Zuidema 2020)은 각 레이어의 헤드 평균 어텐션에 잔차를 "
               "0.5·A + 0.5·I로 더해 레이어 순서대로 곱하여, 각 입력 토큰의 정보가 각 위치에 얼마나 도달하는지 "
-              "추정합니다. **행 엔트로피**는 헤드의 어텐션이 얼마나 퍼져 있는지 나타냅니다(0 = 한 토큰에 집중, "
+              "추정합니다. **행 엔트로피**(row entropy)는 헤드의 어텐션이 얼마나 퍼져 있는지 나타냅니다(0 = 한 토큰에 집중, "
               "log T = T개 토큰에 균등).",
     },
     "ro.model": {"en": "Model (BERT or a Transformer's encoder)", "ko": "모델 (BERT 또는 트랜스포머 인코더)"},
@@ -206,7 +207,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "qk.table": {"en": "Terms per key", "ko": "키별 값"},
     "qk.summary": {
         "en": "Layer {layer}, head {head}: the query **{q}** attends most to **{k}** ({p:.3f}); d_k = {d}.",
-        "ko": "레이어 {layer}, 헤드 {head}: 쿼리 **{q}**의 어텐션이 가장 큰 키는 **{k}**입니다({p:.3f}). d_k = {d}.",
+        "ko": "레이어 {layer}, 헤드 {head}에서 어텐션이 가장 큰 키: 쿼리 **{q}** → 키 **{k}** ({p:.3f}). d_k = {d}.",
     },
     "qk.qk_norm": {
         "en": "This model has **QK-LayerNorm** (Dehghani et al. 2023): each head LayerNorms its queries and keys "
@@ -273,12 +274,12 @@ STRINGS: dict[str, dict[str, str]] = {
               "trained. At first it is nearly uniform (entropy near log S); it sharpens as the model learns which "
               "source word to read. The last snapshot is the end of training, not necessarily the shipped (best) "
               "checkpoint.",
-        "ko": "각 번역 모델을 학습하는 동안 고정된 탐침(probe) 문장의 교차 어텐션(헤드 평균)을 저장해 두었습니다. "
+        "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 교차 어텐션(헤드 평균)을 저장해 두었습니다. "
               "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
               "점점 뾰족해집니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 있습니다.",
     },
     "snap.model": {"en": "Translation model", "ko": "번역 모델"},
-    "snap.probe": {"en": "Probe sentence", "ko": "탐침 문장"},
+    "snap.probe": {"en": "Probe sentence", "ko": "관찰 문장"},
     "snap.slider": {"en": "Snapshot (training progress)", "ko": "스냅샷 (학습 진행)"},
     "snap.heatmap": {"en": "Attention at this step", "ko": "이 시점의 어텐션"},
     "snap.entropy": {"en": "Mean row entropy over training", "ko": "학습에 따른 평균 행 엔트로피"},
@@ -296,18 +297,18 @@ STRINGS: dict[str, dict[str, str]] = {
               "runs at a time (others wait in line); it stops at the time limit, when you press Stop, or when you "
               "close the page.",
         "ko": "작은 어텐션 인코더-디코더(폭 64)를 이 서버의 CPU에서 장난감 영어 → 프랑스어 문법으로 학습시키며, "
-              "탐침 문장의 정렬이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
+              "관찰 문장의 정렬이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
               "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 한 번에 하나의 학습만 실행되며 "
               "(다른 사람은 차례를 기다림), 시간 제한에 도달하거나 멈추기를 누르거나 페이지를 닫으면 멈춥니다.",
     },
     "live.seconds": {"en": "Training time (seconds)", "ko": "학습 시간 (초)"},
     "live.score": {"en": "Score function", "ko": "점수 함수"},
-    "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "탐침 문장 (장난감 문법의 영어 단어만)"},
+    "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "관찰 문장 (장난감 문법의 영어 단어만)"},
     "live.start": {"en": "Start training", "ko": "학습 시작"},
     "live.stop": {"en": "Stop", "ko": "멈추기"},
     "live.loss": {"en": "Training loss", "ko": "학습 손실"},
-    "live.align": {"en": "Alignment on the probe sentence", "ko": "탐침 문장의 정렬"},
-    "live.translation": {"en": "Current translation of the probe", "ko": "탐침 문장의 현재 번역"},
+    "live.align": {"en": "Alignment on the probe sentence", "ko": "관찰 문장의 정렬"},
+    "live.translation": {"en": "Current translation of the probe", "ko": "관찰 문장의 현재 번역"},
     "live.files": {"en": "Download: the final record (JSON)", "ko": "다운로드: 최종 기록 (JSON)"},
     "live.stopped": {"en": "Stopped.", "ko": "멈췄습니다."},
     "live.starting": {"en": "Starting: building the model…", "ko": "시작하는 중: 모델을 만드는 중…"},
@@ -356,6 +357,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.key": {"en": "key", "ko": "키"},
     "fig.query": {"en": "query", "ko": "쿼리"},
     "fig.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
+    "fig.layer": {"en": "layer", "ko": "레이어"},
+    "fig.head": {"en": "head", "ko": "헤드"},
+    "fig.value": {"en": "value", "ko": "값"},
+    "fig.no_heads": {"en": "No attention heads.", "ko": "어텐션 헤드가 없습니다."},
     "tr.query_reads": {"en": "query: the decoder input it reads", "ko": "쿼리: 읽는 디코더 입력"},
     "tr.key_reads": {"en": "key: decoder input (later ones masked)", "ko": "키: 디코더 입력(뒤쪽은 마스킹)"},
     "tr.query_produces": {"en": "query: the token it produces", "ko": "쿼리: 만들어 내는 토큰"},
@@ -413,12 +418,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.qk_keys": {"en": "keys k_j", "ko": "키 k_j"},
     "lab.softmax": {"en": "softmax", "ko": "소프트맥스"},
     "lab.qk_dim": {"en": "dimension of the head", "ko": "헤드의 차원"},
-    "lab.no_hyps": {"en": "No hypotheses.", "ko": "가설이 없습니다."},
+    "lab.no_hyps": {"en": "No hypotheses.", "ko": "번역 후보가 없습니다."},
     "lab.beam_score": {"en": "score (length-normalised log-prob)", "ko": "점수 (길이로 정규화한 로그 확률)"},
     "lab.beam_tree": {"en": "prefix tree (colour: cumulative log-prob)", "ko": "접두사 트리 (색: 누적 로그 확률)"},
     "lab.step": {"en": "step", "ko": "단계"},
     "lab.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
     "lab.logprob": {"en": "log-prob", "ko": "로그 확률"},
+    "lab.score": {"en": "score", "ko": "점수"},
+    "lab.token_logprob": {"en": "log p(token)", "ko": "log p(토큰)"},
+    "lab.cumulative": {"en": "cumulative", "ko": "누적"},
+    "lab.norm_embedding": {"en": "‖embedding × √d‖", "ko": "‖임베딩 × √d‖"},
+    "lab.norm_pe": {"en": "‖PE‖", "ko": "‖PE‖"},
     # words inside the training figures (explorer.live_figures.LABELS: every "lvf.*" key is one of them)
     "lvf.weight": {"en": "weight", "ko": "가중치"},
     "lvf.source": {"en": "source", "ko": "소스"},
@@ -468,9 +478,9 @@ STRINGS: dict[str, dict[str, str]] = {
     # titles the lab's views give their figures
     "view.no_attention_model": {"en": "No attention in this model.", "ko": "이 모델에는 어텐션이 없습니다."},
     "view.hyp_grid": {"en": "Hypothesis #{i}: cross attention, all layers × heads",
-                      "ko": "가설 #{i}: 교차 어텐션, 모든 레이어 × 헤드"},
+                      "ko": "번역 후보 #{i}: 교차 어텐션, 모든 레이어 × 헤드"},
     "view.hyp_mean": {"en": "Hypothesis #{i}: last layer, mean over heads",
-                      "ko": "가설 #{i}: 마지막 레이어, 헤드 평균"},
+                      "ko": "번역 후보 #{i}: 마지막 레이어, 헤드 평균"},
     "view.run_first": {"en": "Run a sentence first.", "ko": "먼저 문장을 실행하세요."},
     "view.layer_mean": {"en": "Layer {l}: mean over heads", "ko": "레이어 {l}: 헤드 평균"},
     "view.rollout_through": {"en": "Rollout through layers 1–{l}", "ko": "레이어 1–{l}까지의 롤아웃"},
@@ -495,7 +505,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
     "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
     "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**.",
-                      "ko": "**{t}/{T}단계**: 디코더의 입력은 *{fed}*, 출력은 **{produced}**입니다."},
+                      "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**."},
     "s2s.bars_none": {"en": "No attention weights: every step gets the same fixed vector.",
                       "ko": "어텐션 가중치가 없습니다: 모든 단계가 같은 고정 벡터를 받습니다."},
     "s2s.step_none": {"en": "There is no attention: the context is the last encoder state, the same at every step.",
@@ -539,7 +549,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "what.word": {"en": "word", "ko": "단어"},
     "what.probe sentence": {"en": "probe sentence", "ko": "관찰 문장"},
     "what.Beam size": {"en": "Beam size", "ko": "빔 크기"},
-    "what.Hypothesis": {"en": "Hypothesis", "ko": "가설 번호"},
+    "what.Hypothesis": {"en": "Hypothesis", "ko": "번역 후보 번호"},
     "what.top-k": {"en": "top-k", "ko": "top-k"},
     "what.Layer": {"en": "Layer", "ko": "레이어"},
     "what.Head": {"en": "Head", "ko": "헤드"},

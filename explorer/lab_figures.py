@@ -22,6 +22,10 @@ BASE_FONT = 14  # px, as explorer.figures: read on a classroom projector
 TITLE_FONT = 20
 MAX_TICK_FONT = 14  # token ticks shrink from this only where their rows or columns are too narrow for it
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
+MIN_TICK_FONT = 8  # the smallest tick label drawn (hover names every cell's token at any size)
+EVERY_TICK = 20  # a small map labels every token up to this many (a classroom sentence), thinning only past it
+NOTE_TOP = 36  # px from a figure's top to the "▁" note of a figure without a title: Gradio's plot label is ~28 px
+LINE_EM = 1.1  # a tick label's height in font sizes: neighbouring labels need this much room between them
 WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 # one hue per family (the comparison that matters), shades within it for its models
@@ -50,6 +54,8 @@ LABELS = {
     "qk_dim": "dimension of the head", "no_hyps": "No hypotheses.",
     "beam_score": "score (length-normalised log-prob)", "beam_tree": "prefix tree (colour: cumulative log-prob)",
     "step": "step", "logprob": "log-prob", "word_start": "▁ = start of a word",
+    "score": "score", "token_logprob": "log p(token)", "cumulative": "cumulative",
+    "norm_embedding": "‖embedding × √d‖", "norm_pe": "‖PE‖",
 }
 
 
@@ -96,14 +102,22 @@ def _text_em(s) -> float:
     return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
 
 
-def _sparse_ticks(tokens, px: float, font: int) -> dict:
-    """Tick labels for a panel `px` pixels long: every token while each has ~1.4 font sizes of room
-    (a short sentence: all of them), else every k-th (hover still names every cell's token)."""
+def _map_ticks(tokens, px: float, font: int, slanted: bool = False) -> dict:
+    """Tick labels for a small map's axis `px` pixels long: every token up to EVERY_TICK or as many as
+    fit at MIN_TICK_FONT (a ~145 px map: 16), in a font that fits their spacing (`font` at most), and
+    every k-th token past that (hover still names every cell's token). `slanted` (an x axis): -60° where
+    `font` fits that way (neighbours are a spacing · sin 60° apart), else upright labels (-90°), which
+    need the least room. Thinning wherever 12 px labels would overlap showed 7 of a 12-word sentence's
+    13 tokens."""
     n = len(tokens)
-    step = max(1, math.ceil(n * 1.4 * font / max(px, 1.0)))
+    step = max(1, math.ceil(n / EVERY_TICK), math.ceil(n * LINE_EM * MIN_TICK_FONT / max(px, 1.0)))
+    gap = step * px / max(n, 1)  # pixels between two shown labels
+    angle = -60 if gap * math.sin(math.pi / 3) >= LINE_EM * font else -90
+    room = gap * math.sin(math.pi / 3) if angle == -60 else gap
     keep = list(range(0, n, step))
-    return {"tickmode": "array", "tickvals": keep, "ticktext": [_esc(tokens[i]) for i in keep],
-            "tickfont": {"size": font}}
+    ticks = {"tickmode": "array", "tickvals": keep, "ticktext": [_esc(tokens[i]) for i in keep],
+             "tickfont": {"size": int(np.clip(room / LINE_EM, MIN_TICK_FONT, font))}}
+    return dict(ticks, tickangle=angle) if slanted else ticks
 
 
 def _int_dtick(n: int, most: int = 20) -> int:
@@ -115,10 +129,16 @@ def _int_dtick(n: int, most: int = 20) -> int:
 
 
 def _title(text, tokens, w: dict) -> dict:
-    """A figure title (escaped; "" for none) and, under it once, what "▁" means when a token carries it."""
+    """A figure title (escaped; "" for none) and, under it once, what "▁" means when a token carries it.
+    Without a title the note is held NOTE_TOP px below the figure's top: at the top (plotly's place for an
+    empty title's subtitle) Gradio's plot label covered it."""
     title = {"text": _esc(text) if text else "", "font": {"size": TITLE_FONT}}
     if any(WORD_START in str(t) for t in tokens):
-        title["subtitle"] = {"text": _esc(w["word_start"]), "font": {"size": BASE_FONT}}
+        note = {"text": _esc(w["word_start"]), "font": {"size": BASE_FONT}}
+        if text:
+            title["subtitle"] = note
+        else:  # the note is the title
+            title.update(note, yref="container", y=1.0, yanchor="top", pad={"t": NOTE_TOP})
     return title
 
 
@@ -130,13 +150,16 @@ def _colorbar(title: str = "", **kw) -> dict:
     return bar
 
 
-def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name=""):
-    """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I")."""
+def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None):
+    """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I").
+    With `coloraxis` its colours come from that shared layout axis (zmin, zmax, colorscale unused)."""
     z = np.asarray(z, dtype=np.float64)
     hover = [[f"#{i} {_esc(y_tokens[i])} → #{j} {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
              for i in range(z.shape[0])]
-    return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), zmin=zmin, zmax=zmax,
-                      colorscale=colorscale, showscale=showscale, hovertext=hover, hoverinfo="text", name=name)
+    colours = ({"coloraxis": coloraxis} if coloraxis else
+               {"zmin": zmin, "zmax": zmax, "colorscale": colorscale, "showscale": showscale})
+    return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), hovertext=hover, hoverinfo="text",
+                      name=name, **colours)
 
 
 def _empty(message: str) -> go.Figure:
@@ -191,10 +214,10 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         fig.add_trace(heat, 1, i)
         first_scale = False
         x0, x1 = fig.layout[f"xaxis{'' if i == 1 else i}"].domain
-        # a 12-word sentence's 14 tokens in a ~150 px panel ran together: past ~9 every other one and so on
-        fig.update_xaxes(**_sparse_ticks(src, (x1 - x0) * plot_w, SMALL_TICK_FONT), tickangle=-60, row=1, col=i)
+        # a 12-word sentence's 14 tokens in a ~150 px panel: all of them, upright and smaller
+        fig.update_xaxes(**_map_ticks(src, (x1 - x0) * plot_w, SMALL_TICK_FONT, slanted=True), row=1, col=i)
         # every panel its own target rows: each score function's model translates the sentence its own way
-        fig.update_yaxes(**_sparse_ticks(tgt, top_h, SMALL_TICK_FONT), autorange="reversed", row=1, col=i)
+        fig.update_yaxes(**_map_ticks(tgt, top_h, SMALL_TICK_FONT), autorange="reversed", row=1, col=i)
     uniform, steps = set(), 1
     for i, r in enumerate(results):
         ent = _field(r, "entropy")
@@ -229,12 +252,15 @@ def bucket_start(bucket) -> int:
     return int(m.group()) if m else 10**9
 
 
-def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Figure:
+def length_figure(rows, message: str = "", labels: dict | None = None,
+                  families: dict | None = None) -> go.Figure:
     """Grouped bars of test BLEU per source-length bucket, one bar per model, coloured by
     family (no attention / attention / Transformer), one panel per translation direction.
 
     `rows`: records with model, family, direction, bucket, n, bleu (a list of dicts or
-    anything with .to_dict("records"), e.g. lab.LengthTable.table).
+    anything with .to_dict("records"), e.g. lab.LengthTable.table), the family by its English
+    name (FAMILY_SHADES' keys: the colours are the same in every language); `families`: the
+    name the legend shows for each (a translation), default the English one.
     """
     w = _words(labels)
     if hasattr(rows, "to_dict"):
@@ -260,7 +286,7 @@ def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Fig
             colour = shades[shade[m] % len(shades)]
             fig.add_trace(go.Bar(  # each model in the legend once, whichever panel it is in
                 x=[str(r["bucket"]) for r in mine], y=[float(r["bleu"]) for r in mine],
-                name=f"{_esc(m)} ({_esc(family[m])})", marker={"color": colour},
+                name=f"{_esc(m)} ({_esc((families or {}).get(family[m], family[m]))})", marker={"color": colour},
                 hovertext=[_esc(w["length_hover"].format(model=m, bucket=r["bucket"], bleu=float(r["bleu"]),
                                                          n=int(r["n"]))) for r in mine],
                 hoverinfo="text", legendgroup=_esc(m), showlegend=m not in shown,
@@ -280,20 +306,25 @@ def length_figure(rows, message: str = "", labels: dict | None = None) -> go.Fig
 def rollout_figure(tokens, attention, rollout, left_title: str | None = None, right_title: str | None = None,
                    labels: dict | None = None) -> go.Figure:
     """Raw head-averaged attention (T, T) next to the rollout (T, T): rows are positions,
-    columns the input tokens whose information they hold."""
+    columns the input tokens whose information they hold. Both panels share one colour scale,
+    0..the larger maximum, so that the one colour bar reads for both (each on its own scale, a
+    layer's 0.7 and the rollout's 0.45 were the same dark blue)."""
     w = _words(labels)
     left_title, right_title = left_title or w["rollout_left"], right_title or w["rollout_right"]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[_esc(left_title), _esc(right_title)],
                         horizontal_spacing=0.12)
-    fig.add_trace(_heat(attention, tokens, tokens, 0.0, None, showscale=False), 1, 1)
-    fig.add_trace(_heat(rollout, tokens, tokens, 0.0, None), 1, 2)
+    a, r = np.asarray(attention, dtype=np.float64), np.asarray(rollout, dtype=np.float64)
+    top = max(float(a.max(initial=0.0)), float(r.max(initial=0.0))) or 1.0
+    fig.add_trace(_heat(a, tokens, tokens, coloraxis="coloraxis"), 1, 1)
+    fig.add_trace(_heat(r, tokens, tokens, coloraxis="coloraxis"), 1, 2)
     n = max(len(tokens), 1)
     height = int(np.clip(240 + 22 * n, 520, 900))  # a long sentence's rows stay tall enough for their tokens
     px_x, px_y = 440 / n, (height - 240) / n  # a column (a panel is ~0.44 of a ~1000 px plot) and a row
     for col in (1, 2):
         fig.update_xaxes(**_ticks(tokens, px_x), tickangle=_x_angle(tokens, px_x), row=1, col=col)
         fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
-    fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90})
+    fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90},
+                      coloraxis={"colorscale": BLUES, "cmin": 0.0, "cmax": top, "colorbar": _colorbar()})
     return fig
 
 
@@ -323,10 +354,11 @@ def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     w = _words(labels)
     pe, sim = np.asarray(pe, dtype=np.float64), np.asarray(similarity, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["PE(pos, i)", "PE · PEᵀ"], horizontal_spacing=0.1)
+    pos, dim = _esc(w["position"]), _esc(w["dimension"])
     fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1, showscale=False,
-                             hovertemplate="pos %{y}, dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
-    fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis", hovertemplate="pos %{y} · pos %{x}: %{z:.2f}<extra></extra>"),
-                  1, 2)
+                             hovertemplate=f"{pos} %{{y}}, {dim} %{{x}}: %{{z:.3f}}<extra></extra>"), 1, 1)
+    fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis",
+                             hovertemplate=f"{pos} %{{y}} · {pos} %{{x}}: %{{z:.2f}}<extra></extra>"), 1, 2)
     fig.update_xaxes(title_text=_esc(w["dimension"]), row=1, col=1)
     fig.update_xaxes(title_text=_esc(w["position"]), row=1, col=2)
     fig.update_yaxes(title_text=_esc(w["position"]), autorange="reversed")
@@ -343,8 +375,8 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False), 1, 1)
     fig.add_trace(_heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu"), 1, 2)
     x = list(range(len(tokens)))
-    fig.add_trace(go.Bar(x=x, y=np.asarray(embedding_norm, dtype=np.float64), name="‖embedding × √d‖"), 1, 3)
-    fig.add_trace(go.Bar(x=x, y=np.asarray(pe_norm, dtype=np.float64), name="‖PE‖"), 1, 3)
+    fig.add_trace(go.Bar(x=x, y=np.asarray(embedding_norm, dtype=np.float64), name=_esc(w["norm_embedding"])), 1, 3)
+    fig.add_trace(go.Bar(x=x, y=np.asarray(pe_norm, dtype=np.float64), name=_esc(w["norm_pe"])), 1, 3)
     n = max(len(tokens), 1)
     height = int(np.clip(260 + 20 * n, 480, 860))
     px_x, px_y = 330 / n, (height - 260) / n  # a column (a panel is ~0.3 of a ~1100 px plot) and a row
@@ -371,7 +403,9 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
                         subplot_titles=[_esc(w["ctx_across"].format(word=word)), _esc(w["ctx_static"])])
     fig.add_trace(go.Heatmap(z=sim, x=list(range(len(numbered))), y=list(range(len(numbered))), zmin=-1, zmax=1,
                              colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
-                             hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"), 1, 1)
+                             # the sentences' numbers as the ticks give them (1, 2, ...), not the 0-based axis
+                             customdata=[[[i + 1, j + 1] for j in range(len(numbered))] for i in range(len(numbered))],
+                             hovertemplate="%{customdata[0]} vs %{customdata[1]}: %{z:.3f}<extra></extra>"), 1, 1)
     # the bars take their colours from the heatmap's scale and range, so the one colour bar reads for both
     # (plotly's default red for +0.38 said "negative" on that bar)
     fig.add_trace(go.Bar(x=st, y=list(range(len(numbered))), orientation="h", showlegend=False,
@@ -404,8 +438,9 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
                         subplot_titles=[_esc(w["qk_query"].format(token=tokens[query_index])), _esc(w["qk_keys"]),
                                         "q · k_j / √d_k", _esc(w["softmax"])])
     fig.add_trace(go.Heatmap(z=q[None], colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim, showscale=False,
-                             hovertemplate="dim %{x}: %{z:.3f}<extra></extra>"), 1, 1)
-    hover = [[f"{_esc(t)}, dim {d}: {k[j, d]:.3f}" for d in range(k.shape[1])] for j, t in enumerate(tokens)]
+                             hovertemplate=f"{_esc(w['dimension'])} %{{x}}: %{{z:.3f}}<extra></extra>"), 1, 1)
+    hover = [[f"{_esc(t)}, {_esc(w['dimension'])} {d}: {k[j, d]:.3f}" for d in range(k.shape[1])]
+             for j, t in enumerate(tokens)]
     fig.add_trace(go.Heatmap(z=k, y=list(range(len(tokens))), colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim,
                              hovertext=hover, hoverinfo="text"), 2, 1)
     x = list(range(len(tokens)))
@@ -475,7 +510,8 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
                          text=[f"{v:.3f}" for v in scores], textposition="outside",
                          hovertext=[_short(_field(h, "text"), 80) for h in hyps],
                          customdata=[float(_field(h, "logprob")) for h in hyps],
-                         hovertemplate="%{hovertext}<br>score %{x:.4f}<br>log-prob %{customdata:.4f}<extra></extra>",
+                         hovertemplate=(f"%{{hovertext}}<br>{_esc(w['score'])} %{{x:.4f}}<br>{_esc(w['logprob'])} "
+                                        "%{customdata:.4f}<extra></extra>"),
                          marker={"color": ["#d62728"] + ["#1f77b4"] * (len(hyps) - 1)}), 1, 1)
     nodes = beam_tree(hyps)
     ex, ey = [], []
@@ -490,7 +526,8 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
         # above and below in turn, so that neighbouring subwords ("▁traversé", "▁la") do not run together
         textposition=["top center" if n["depth"] % 2 == 0 else "bottom center" for n in nodes],
         customdata=[[n["logprob"], n["cumulative"]] for n in nodes],
-        hovertemplate="%{text}<br>log p(token) %{customdata[0]:.4f}<br>cumulative %{customdata[1]:.4f}<extra></extra>",
+        hovertemplate=(f"%{{text}}<br>{_esc(w['token_logprob'])} %{{customdata[0]:.4f}}<br>{_esc(w['cumulative'])} "
+                       "%{customdata[1]:.4f}<extra></extra>"),
         marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
                 "colorbar": _colorbar(w["logprob"])}, showlegend=False), 1, 2)
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")

@@ -209,7 +209,8 @@ def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
     wide = localized(wide, lang)
     message = lab.length_message(lt.table, lt.lacking, lt.broken, lang)
     files = write_downloads("bleu-by-length", {"message": message, "rows": long}, {"long": long, "wide": wide})
-    return LengthView(lf.length_figure(long, message, lab_labels(lang)), wide, md(message), files)
+    # the figure gets the English families, which key its colours, and shows their translations
+    return LengthView(lf.length_figure(lt.table, message, lab_labels(lang), families), wide, md(message), files)
 
 
 # ----------------------------------------------------------------------------- 3. beam search

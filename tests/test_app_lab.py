@@ -755,3 +755,86 @@ def test_score_functions_say_a_shared_notice_once():
     assert len(cut) == 1 and all(r.name in cut[0] for r in c.results), c.notices
     ko = vw.score_functions_view("the cat " * 60, "ko").notice
     assert ko.count("64개로 잘랐습니다") == 1  # the Korean text of the same notice, once
+
+
+# ----------------------------------------------------------------------------- Korean text and figure words
+
+
+def _filled(template: str) -> str:
+    """A string with every field filled as a view fills it: a number where it has a format spec, else a
+    token escaped by views.md that starts and ends with punctuation ("[CLS]", "ant.", "</s>")."""
+    fields = {f: 0.5 if spec else vw.md("[x.]") for _, f, spec, _ in string.Formatter().parse(template) if f}
+    return template.format(**fields)
+
+
+def test_korean_bold_closes_before_hangul():
+    """CommonMark (and Gradio's marked) does not close `**` that follows punctuation and precedes a letter:
+    "쿼리 **[CLS]**의" and "출력은 **ant.**입니다" showed their asterisks. No Korean template puts a Hangul
+    syllable right after a closing `**` (or right before an opening one), and every string that uses
+    emphasis renders with no asterisk left over, whatever token its fields hold."""
+    from markdown_it import MarkdownIt
+    render = MarkdownIt("commonmark").render
+    checked = 0
+    for key, v in i18n.STRINGS.items():
+        for lang in i18n.LANGS:
+            s = v[lang]
+            if lang == "ko":  # the raw template: each **…** pair, left to right, has no Hangul syllable beside it
+                for m in re.finditer(r"\*\*[^*]+\*\*", s):
+                    assert not re.match(r"[가-힣]", s[m.end():m.end() + 1]), (key, m.group())
+                    assert not re.match(r"[가-힣]", s[max(m.start() - 1, 0):m.start()]), (key, m.group())
+            if "*" in s:
+                shown = re.sub(r"<code>.*?</code>", "", render(_filled(s)))
+                assert "*" not in shown, (key, lang, shown)
+                checked += 1
+    assert checked >= 10, checked
+
+
+def test_korean_uses_one_word_for_each_thing():
+    """The probe sentence was "탐침 문장" in some labels and "관찰 문장" in the warnings; the beam tab's table said
+    "번역 후보" and its figures "가설". One word each, everywhere."""
+    ko = {k: v["ko"] for k, v in i18n.STRINGS.items()}
+    assert not [k for k, s in ko.items() if "탐침" in s or "가설" in s]
+    for k in ("snap.probe", "live.probe", "live.align", "live.translation", "what.probe sentence", "what.Probe",
+              "err.probe_no_words"):
+        assert "관찰 문장" in ko[k], k
+    for k in ("tr.hyps", "beam.table", "beam.choose", "view.hyp_grid", "view.hyp_mean", "lab.no_hyps"):
+        assert "번역 후보" in ko[k], k
+    assert i18n.t("common.warning") == "Warning" and i18n.t("common.warning", "ko") == "주의"
+
+
+def _hovers(fig) -> list[str]:
+    out = []
+    for tr in fig.data:
+        out.append(getattr(tr, "hovertemplate", None) or "")
+        out += [str(h) for h in np.ravel(np.asarray(getattr(tr, "hovertext", None) or [], dtype=object))]
+    return [h for h in out if h]
+
+
+@needs
+def test_hover_words_follow_the_language_in_the_views():
+    """Korean figures' hovers said "layer 1 · head 1 / query … / key … / value:" and "score …, log-prob …,
+    log p(token) …, cumulative …": in Korean no hover holds those words, in English they are there."""
+    english = re.compile(r"\b(layer|head|query|key|value|score|log-prob|log p\(token\)|cumulative|pos|dim)\b")
+    views = {lang: (vw.beam_view(LONG, "transformer-en-fr", 3, lang), vw.rollout_view(LONG, "bert", None, lang),
+                    vw.positional_view(16, 32, EN, "transformer-en-fr", lang),
+                    vw.query_key_view(EN, 1, 1, 0, "bert", lang))
+             for lang in ("en", "ko")}
+    for lang, (beam, ro, pos, qk) in views.items():
+        figs = [beam.figure, beam.chosen.grid, beam.chosen.mean, ro.grid, ro.layer.rollout, pos.table, qk.figure]
+        hovers = [h for f in figs for h in _hovers(f)]
+        found = sorted({m.group() for h in hovers for m in english.finditer(h)})
+        if lang == "ko":
+            assert not found, found
+        else:
+            assert {"layer", "head", "value", "score", "cumulative"} <= set(found), found
+
+
+def test_length_colours_are_the_same_in_both_languages():
+    """Korean family names missed the figure's colour table: three models fell back to plotly's palette and
+    two shared a colour. Both languages now draw each model in the same colour, one colour per model."""
+    def colours(lang):
+        return {t.legendgroup: t.marker.color for t in vw.length_view(lang).figure.data if t.type == "bar"}
+    en, ko = colours("en"), colours("ko")
+    if not en:
+        pytest.skip("no model has test.bleu_by_length in its metrics.json")
+    assert en == ko and len(set(en.values())) == len(en)

@@ -2,6 +2,7 @@
 cells are marked, repeated tokens keep their own cells, user text is escaped, and the grid
 works for any layers x heads."""
 import json
+import re
 import subprocess
 import sys
 
@@ -317,3 +318,23 @@ def test_word_start_mark_is_explained_once_where_tokens_carry_it():
     assert fg.heatmap(p, SENTENCE, SENTENCE, "h", labels=ko).layout.title.subtitle.text == "▁ = 단어의 시작"
     masked = fg.masked_scores(s, p, SENTENCE, SENTENCE, "m", labels=ko)
     assert masked.layout.title.subtitle.text == "▁ = 단어의 시작"
+
+
+def test_hover_words_follow_the_language():
+    """In Korean the head grid's hover read "layer 1 · head 1 / query #2 ▁a / key #1 ▁am / value: 0.0621" and a
+    single head's "value:": every word of a hover template comes from `labels`."""
+    ko = {"layer": "레이어", "head": "헤드", "query": "쿼리", "key": "키", "value": "값", "word_start": "▁ = 단어의 시작"}
+    english = re.compile(r"\b(layer|head|query|key|value)\b")
+    p = probs(2, 3, 4, 4)
+    grid = fg.head_grid(p, SENTENCE[:4], SENTENCE[:4], "g", labels=ko)
+    head = fg.heatmap(p[0, 0], SENTENCE[:4], SENTENCE[:4], "h", x_title="키", y_title="쿼리", labels=ko)
+    for fig in (grid, head):
+        for tr in fig.data:
+            assert not english.search(tr.hovertemplate), tr.hovertemplate
+            assert "%{z:.4f}" in tr.hovertemplate  # the number still there
+    assert grid.data[5].hovertemplate.startswith("레이어 2 · 헤드 3<br>쿼리 %{y}<br>키 %{x}<br>값: ")
+    assert "<br>값: %{z:.4f}" in head.data[0].hovertemplate
+    en = fg.head_grid(p, SENTENCE[:4], SENTENCE[:4], "g")
+    assert en.data[5].hovertemplate.startswith("layer 2 · head 3<br>query %{y}<br>key %{x}<br>value: ")
+    assert fg.head_grid(np.zeros((0, 0, 4, 4)), SENTENCE[:4], SENTENCE[:4], "g",
+                        labels={"no_heads": "헤드 없음"}).layout.annotations[0].text == "헤드 없음"

@@ -7,6 +7,7 @@ import dataclasses
 import html
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -176,34 +177,154 @@ def _score_record(name, src, tgt, seed=0):
                 mean_entropy=float(ent.mean()), max_entropy=math.log(len(src)))
 
 
+def _word_start_note(fig):
+    """The "▁ = start of a word" note: the title's subtitle, or the title itself in a figure without one."""
+    title = fig.layout.title
+    return title.subtitle.text if title.subtitle.text else title.text
+
+
 def test_score_functions_ticks_stay_readable_short_and_long():
-    """Five maps of ~150 px: a 12-word sentence's 14 source tokens ran together at -60°, 25 words made
-    blobs. Shown labels get ~1.4 font sizes each (every k-th token past that); a classroom sentence
-    keeps every token; the entropy plot's steps are whole numbers."""
+    """Five maps of ~150 px. Thinning labels wherever 12 px ones would overlap showed 7 of the 13 tokens
+    of "The animal didn't cross the street because it was too tired."; every token up to EVERY_TICK is
+    labelled (the font shrinks to fit, upright where slanted ones would not), every k-th past that,
+    and shown labels never overlap. The entropy plot's steps are whole numbers."""
     short_src = ["▁I", "▁am", "▁a", "▁student", ".", "</s>"]
     short_tgt = ["▁Je", "▁suis", "▁étudiant", ".", "</s>"]
+    animal = ["▁The", "▁animal", "▁didn", "'", "t", "▁cross", "▁the", "▁stre", "et", "▁because", "▁it", "▁was",
+              "▁too", "▁tired", ".", "</s>"][:13]
+    twenty = [f"▁w{i}" for i in range(figs.EVERY_TICK)]
     long_src, long_tgt = [f"▁w{i}" for i in range(26)] + ["</s>"], [f"▁m{i}" for i in range(65)] + ["</s>"]
-    for src, tgt in ((short_src, short_tgt), (long_src, long_tgt)):
+    for src, tgt in ((short_src, short_tgt), (animal, twenty), (twenty, animal), (long_src, long_tgt)):
         recs = [_score_record(f"m{i}", src, tgt, seed=i) for i in range(4)]
         recs.append(dict(recs[0], name="none", cross=None, entropy=None, mean_entropy=None))
         fig = figs.score_functions_figure(recs)
         for i in range(1, 5):
             xa, ya = fig.layout[f"xaxis{'' if i == 1 else i}"], fig.layout[f"yaxis{'' if i == 1 else i}"]
-            for ax, toks in ((xa, src), (ya, tgt)):
-                assert [toks[v] for v in ax.tickvals] == [html.unescape(t) for t in ax.ticktext]  # the right token
-                assert ax.tickfont.size >= 10
             panel_px = (xa.domain[1] - xa.domain[0]) * 1000
-            assert len(xa.tickvals) * 1.4 * xa.tickfont.size <= panel_px  # room for every shown label
-            if src is short_src:
-                assert list(xa.tickvals) == list(range(len(src))) and list(ya.tickvals) == list(range(len(tgt)))
+            rows_px = (ya.domain[1] - ya.domain[0]) * (fig.layout.height - 190)  # less the margins
+            for ax, toks, px, angle in ((xa, src, panel_px, xa.tickangle), (ya, tgt, rows_px, 0)):
+                assert [toks[v] for v in ax.tickvals] == [html.unescape(t) for t in ax.ticktext]  # the right token
+                fit = min(figs.EVERY_TICK, int(px / (figs.LINE_EM * figs.MIN_TICK_FONT)))  # at the smallest font
+                if len(toks) <= fit:
+                    assert list(ax.tickvals) == list(range(len(toks)))  # every token labelled
+                else:
+                    assert fit // 2 <= len(ax.tickvals) <= fit
+                assert ax.tickfont.size >= figs.MIN_TICK_FONT
+                gap = px / len(toks) * (ax.tickvals[1] - ax.tickvals[0])  # between two shown labels
+                across = gap * (math.sin(math.radians(-angle)) if angle else 1.0)  # neighbours' distance
+                assert across >= figs.LINE_EM * ax.tickfont.size * 0.99, (len(toks), angle, ax.tickfont.size)
+        if src is animal:  # the reviewer's sentence in a real panel's room: every token
+            assert list(fig.layout.xaxis.tickvals) == list(range(13))
+        if src is short_src:  # a short sentence: full-size labels, slanted
+            assert fig.layout.xaxis.tickangle == -60 and fig.layout.xaxis.tickfont.size == figs.SMALL_TICK_FONT
         steps = fig.layout.xaxis6  # the entropy plot under the maps
         assert steps.tickmode == "linear" and float(steps.dtick).is_integer() and steps.dtick >= 1
         assert steps.tick0 == 0 and list(steps.range) == [0.5, len(tgt) + 0.5]  # no tick at 1.5, no empty step 0
         if src is short_src:
             assert steps.dtick == 1
-        assert fig.layout.font.size >= 14 and fig.layout.title.subtitle.text == "▁ = start of a word"
+        assert fig.layout.font.size >= 14 and _word_start_note(fig) == "▁ = start of a word"
     heat = [t for t in fig.data if t.type == "heatmap"][0]
     assert heat.hovertext[2][3].startswith("#2 ▁m2 → #3 ▁w3: ")  # position, then token, as figures.py's
+
+
+def _titleless_figures(labels=None):
+    """Every lab figure that has no title of its own, on tokens that carry "▁"."""
+    toks = ["▁I", "▁am", "▁a", "▁student", "."]
+    rec = _score_record("m", toks, toks)
+    a = softmax_rows(np.random.default_rng(0).normal(size=(5, 5)))
+    hyps = [dict(text="a b", tokens=["▁a", "▁b"], logprob=-0.6, score=-0.5, token_logprobs=[-0.1, -0.2, -0.3])]
+    return {"score functions": figs.score_functions_figure([rec], labels),
+            "rollout": figs.rollout_figure(toks, a, a, labels=labels),
+            "positional sentence": figs.positional_sentence_figure(toks, a, a, np.ones(5), np.ones(5), labels),
+            "query key": figs.query_key_figure(toks, 1, np.ones(3), np.ones((5, 3)), np.zeros(5), a[0], labels),
+            "beam": figs.beam_figure(hyps, labels)}
+
+
+def test_word_start_note_sits_below_the_plot_label():
+    """Gradio draws a plot's label (~28 px) over the top-left of the figure. There a figure without a title
+    had its "▁" note (plotly puts an empty title's subtitle at the very top): the note is now the title,
+    held NOTE_TOP px down, above the panels' titles; a figure with a title keeps it as the subtitle."""
+    assert 30 <= figs.NOTE_TOP
+    for name, fig in _titleless_figures().items():
+        title = fig.layout.title
+        assert title.text == "▁ = start of a word" and not title.subtitle.text, name
+        assert (title.yref, title.y, title.yanchor, title.pad.t) == ("container", 1.0, "top", figs.NOTE_TOP), name
+        assert title.pad.t + title.font.size * 1.3 <= fig.layout.margin.t - 30, name  # clear of the panels' titles
+    with_title = figs.contextual_figure(["a"], "a", np.ones((1, 1)), np.ones(1), "▁a")  # no "▁" token: no note
+    assert with_title.layout.title.text == "▁a" and with_title.layout.title.subtitle.text is None
+
+
+def test_lab_figure_words_and_hovers_follow_the_language():
+    """In Korean no hover says "score", "log-prob", "cumulative", "pos" or "dim", and the norms' legend
+    is Korean (‖embedding × √d‖ stayed English beside a Korean summary)."""
+    from explorer.i18n import lab_labels
+    ko = lab_labels("ko")
+    english = re.compile(r"\b(score|log-prob|log p\(token\)|cumulative|pos|dim|position|dimension|layer|head)\b")
+    pe, sim = np.ones((4, 6)), np.ones((4, 4))
+    fig_ko = {**_titleless_figures(ko), "positional table": figs.positional_figure(pe, sim, ko)}
+    fig_en = {**_titleless_figures(), "positional table": figs.positional_figure(pe, sim)}
+    hovers = {}
+    for name, fig in fig_ko.items():
+        for tr in fig.data:
+            texts = [tr.hovertemplate or ""] + [str(h) for h in np.ravel(np.asarray(tr.hovertext or [], dtype=object))]
+            assert not any(english.search(t) for t in texts), (name, texts[:2])
+            hovers[name] = hovers.get(name, "") + " ".join(texts)
+    for name in ("beam", "positional table", "query key"):
+        assert any("\uac00" <= c <= "\ud7a3" for c in hovers[name]), name  # Korean words instead
+    en_hover = " ".join(tr.hovertemplate or "" for tr in fig_en["beam"].data)
+    assert "score" in en_hover and "cumulative" in en_hover  # English stays English
+    bars = [tr.name for tr in fig_ko["positional sentence"].data if tr.type == "bar"]
+    assert bars == ["‖임베딩 × √d‖", "‖PE‖"]
+    assert [tr.name for tr in fig_en["positional sentence"].data if tr.type == "bar"] == ["‖embedding × √d‖", "‖PE‖"]
+
+
+def test_rollout_panels_share_one_colour_scale():
+    """The head mean (up to ~0.7) had its own auto scale and no colour bar beside a bar for the rollout's
+    0..0.45: one dark blue meant 0.7 on the left and 0.45 on the right. Now one colour axis, 0 to the
+    larger maximum, and its one colour bar, hold for both panels."""
+    a = np.array([[0.7, 0.3, 0.0], [0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])
+    r = np.array([[0.45, 0.3, 0.25], [0.4, 0.3, 0.3], [0.35, 0.35, 0.3]])
+    fig = figs.rollout_figure(["a", "b", "c"], a, r)
+    heat = [t for t in fig.data if t.type == "heatmap"]
+    assert len(heat) == 2 and {t.coloraxis for t in heat} == {"coloraxis"}
+    ca = fig.layout.coloraxis
+    assert (ca.cmin, ca.cmax) == (0.0, 0.7) and ca.colorbar is not None
+    assert all(t.zmin is None and t.zmax is None for t in heat)  # no trace scale of its own
+    np.testing.assert_array_equal(np.asarray(heat[0].z), a)
+    np.testing.assert_array_equal(np.asarray(heat[1].z), r)
+    assert figs.rollout_figure(["a", "b", "c"], r, a).layout.coloraxis.cmax == 0.7  # whichever is larger
+
+
+def test_length_colours_are_keyed_by_the_english_family_in_every_language():
+    """In Korean the families reached the figure translated, missed FAMILY_SHADES and took plotly's default
+    palette: seq2seq-none, additive and transformer-en-fr shared a colour. The figure gets the English
+    family and shows a translation; colours are those of the English figure and one per model."""
+    models = [("none", "RNN, no attention", "en-fr"), ("additive", "RNN + attention", "en-fr"),
+              ("dot", "RNN + attention", "en-fr"), ("tr-en-fr", "Transformer", "en-fr"), ("tr-ko-en", "Transformer", "ko-en")]
+    rows = [dict(model=m, family=f, direction=d, bucket=b, n=10, bleu=20.0 + i)
+            for i, (m, f, d) in enumerate(models) for b in ("1-4", "5-7")]
+    assert set(figs.FAMILY_SHADES) == set(lab.FAMILIES)
+    ko = {"RNN, no attention": "RNN, 어텐션 없음", "RNN + attention": "RNN + 어텐션", "Transformer": "트랜스포머"}
+    en_fig, ko_fig = figs.length_figure(rows), figs.length_figure(rows, families=ko)
+
+    def colours(fig):
+        return {t.legendgroup: t.marker.color for t in fig.data}
+    assert colours(en_fig) == colours(ko_fig)
+    assert len(set(colours(en_fig).values())) == 5  # one colour per model
+    assert colours(en_fig)["none"] in figs.FAMILY_SHADES["RNN, no attention"]
+    assert colours(en_fig)["tr-en-fr"] in figs.FAMILY_SHADES["Transformer"]
+    assert "none (RNN, 어텐션 없음)" in [t.name for t in ko_fig.data]
+    assert "none (RNN, no attention)" in [t.name for t in en_fig.data]
+
+
+def test_contextual_hover_numbers_the_sentences_as_the_ticks_do():
+    """The hover read "0 vs 1" (the axis positions) for the sentences the ticks number 1 and 2."""
+    fig = figs.contextual_figure(["a bank", "the bank"], "bank", np.array([[1.0, 0.5], [0.5, 1.0]]),
+                                 np.array([0.4, 0.6]))
+    heat = fig.data[0]
+    assert list(fig.layout.yaxis.ticktext)[0].startswith("1: ")
+    assert [list(c) for c in heat.customdata[0]] == [[1, 1], [1, 2]]
+    assert "%{customdata[0]} vs %{customdata[1]}" in heat.hovertemplate and "%{y}" not in heat.hovertemplate
 
 
 def test_contextual_bars_take_the_colour_bar_they_share():
@@ -233,7 +354,7 @@ def test_lab_figures_read_on_a_projector():
         (bar,) = [c for c in (getattr(t, "colorbar", None) or getattr(t.marker, "colorbar", None) for t in fig.data)
                   if c is not None and c.title.text]
         assert bar.title.side == "right"
-    assert beam.layout.title.subtitle.text == "▁ = start of a word"
+    assert _word_start_note(beam) == "▁ = start of a word"
     assert float(beam.layout.xaxis2.dtick).is_integer()
 
 
