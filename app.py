@@ -94,7 +94,7 @@ def _failed(fn_name: str, e: Exception, lang: str, keep: bool):
     Called directly, by another handler, or through the API: the gr.Error is raised."""
     err = e if isinstance(e, gr.Error) else _shown_error(fn_name, e, lang)
     if keep and _in_event():
-        gr.Warning(err.message, duration=8)
+        gr.Warning(err.message, duration=8, title=i18n.t("common.warning", lang))  # the toast's head: 주의 in Korean
         return gr.skip()
     raise err from None
 

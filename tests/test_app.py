@@ -346,16 +346,18 @@ def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch)
     endpoints, still raise."""
     shown = []
     monkeypatch.setattr(app, "_in_event", lambda: True)
-    monkeypatch.setattr(app.gr, "Warning", lambda message, **kw: shown.append(message))
+    titles = []
+    monkeypatch.setattr(app.gr, "Warning", lambda message, **kw: shown.append(message) or titles.append(kw["title"]))
     late_mask = "a " * 300 + "I am a [MASK]."  # the [MASK] past BERT's 256 tokens (bert_model_view raises inside)
     assert app._ui_bert_fill("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
     assert shown == [i18n.error_text(inf.UserError("", "mask_too_late"), "ko")] and "[MASK]" in shown[0]
+    assert titles == ["주의"]  # the toast's head in the page's language, not Gradio's "Warning"
 
     def boom(*a, **k):
         raise RuntimeError("internal detail")
     monkeypatch.setattr(inf, "translate", boom)
     assert app._ui_transformer(EN, "transformer-en-fr", 1, 1, 1, "en") == gr.skip()
-    assert shown[-1] == app.GENERIC_ERROR and len(shown) == 2
+    assert shown[-1] == app.GENERIC_ERROR and len(shown) == 2 and titles[-1] == "Warning"
     with pytest.raises(gr.Error):
         app.translate_api(EN, "transformer-en-fr")  # the API reports errors as errors
     with pytest.raises(gr.Error, match="Put at least one"):
