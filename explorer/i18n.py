@@ -444,6 +444,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lvf.step": {"en": "step", "ko": "스텝"},
     "lvf.cross_entropy": {"en": "cross-entropy (nats/token)", "ko": "교차 엔트로피 (nats/토큰)"},
     "lvf.loss": {"en": "loss", "ko": "손실"},
+    "lvf.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
     # table column headers ("col.<the English header>"), for i18n.localized
     "col.model": {"en": "model", "ko": "모델"},
     "col.status": {"en": "status", "ko": "상태"},

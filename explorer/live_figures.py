@@ -26,7 +26,8 @@ LABELS = {"weight": "weight", "source": "source", "target": "target", "step_n": 
           "snapshot_n": "snapshot {k} of {n}", "layer_of": "{step} · layer {l} of {L}", "layer_n": "layer {l}",
           "mean_row_entropy": "mean row entropy", "uniform": "uniform (log S)", "training_step": "training step",
           "entropy_nats": "entropy (nats)", "step": "step", "cross_entropy": "cross-entropy (nats/token)",
-          "loss": "loss"}
+          "loss": "loss", "word_start": "▁ = start of a word"}
+WORD_START = "▁"  # SentencePiece-style BPE's mark of a word's first piece
 
 
 def _words(words) -> dict:
@@ -49,8 +50,11 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
         z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
         customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
         colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12)))  # on top it sat on the "1"
+    head = dict(text=html.escape(title))
+    if any(WORD_START in str(t) for t in (*source_tokens, *target_tokens)):  # say once what "▁" means
+        head["subtitle"] = dict(text=w["word_start"])
     fig.update_layout(
-        title=html.escape(title), margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        title=head, margin=dict(l=10, r=10, t=(70 if "subtitle" in head else 40) if title else 10, b=10),
         xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title=w["source"]),
         yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title=w["target"]),
         height=max(260, 28 * T + 120))

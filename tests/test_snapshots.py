@@ -98,6 +98,12 @@ def test_snapshot_figures_on_shipped_and_synthetic_arrays():
     assert list(fig.layout.yaxis.ticktext)[-1] == "&lt;/s&gt;"  # escaped for HTML
     assert len(fig.layout.yaxis.tickvals) == len(p.target_tokens)
     assert f"step {rec.steps[-1]}" in fig.layout.title.text
+    assert any("▁" in t for t in p.source_tokens) and fig.layout.title.subtitle.text == "▁ = start of a word"
+    ko = live_figures.snapshot_heatmap(p.frames, 0, 0, p.source_tokens, p.target_tokens, rec.steps,
+                                       words={"word_start": "▁ = 단어의 시작"})
+    assert ko.layout.title.subtitle.text == "▁ = 단어의 시작" and ko.layout.margin.t == fig.layout.margin.t == 70
+    plain = live_figures.alignment_heatmap(np.eye(2), ["a", "b"], ["x", "y"], "toy grammar")  # whole words
+    assert plain.layout.title.subtitle.text is None and plain.layout.margin.t == 40  # no room for a note
     with pytest.raises(ValueError):
         live_figures.snapshot_heatmap(p.frames, len(rec.steps), 0, p.source_tokens, p.target_tokens)
     with pytest.raises(ValueError):
