@@ -342,9 +342,17 @@ def _empty_table_headers(columns: list[list[str]]):
     _relabel handler (gr.skip())."""
     @friendly
     def _headers_of_empty_tables(lang, *tables):
-        return [i18n.localized(_no_rows(cols), lang) if table is None or len(table) == 0 else gr.skip()
+        return [i18n.localized(_no_rows(cols), lang) if _shows_nothing(table) else gr.skip()
                 for table, cols in zip(tables, columns)]
     return _headers_of_empty_tables
+
+
+def _shows_nothing(table) -> bool:
+    """No rows, or (what the browser sends back for an empty table) one row of blank cells."""
+    if table is None or len(table) == 0:
+        return True
+    cells = table.astype(object).to_numpy().ravel()
+    return all(c is None or (isinstance(c, float) and np.isnan(c)) or str(c).strip() == "" for c in cells)
 
 
 # ----------------------------------------------------------------------------- BERT
