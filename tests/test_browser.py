@@ -576,7 +576,12 @@ def test_korean_interface(ui, tmp_path):
     def ko(key):
         return i18n.t(key, "ko")
 
+    ui.tab("Inside attention")
+    ui.sub_tab("Query · key")  # on screen in English: its empty table's headers follow the switch
     ui.page.get_by_role("radio", name="한국어").check()
+    expect(ui.page.get_by_text(ko("col.key token"), exact=True).first).to_be_visible(timeout=STEP_MS)
+    expect(ui.page.get_by_text("key token", exact=True)).to_have_count(0)
+    ui.tab(ko("tab.seq2seq"))
     for key in ("tab.seq2seq", "tab.scores", "tab.transformer", "tab.beam", "tab.inside", "tab.training"):
         expect(ui.page.get_by_role("tab", name=ko(key), exact=True)).to_be_visible(timeout=STEP_MS)
     expect(ui.page.get_by_role("tab", name="Score functions", exact=True)).to_have_count(0)
