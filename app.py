@@ -94,7 +94,7 @@ def _failed(fn_name: str, e: Exception, lang: str, keep: bool):
     Called directly, by another handler, or through the API: the gr.Error is raised."""
     err = e if isinstance(e, gr.Error) else _shown_error(fn_name, e, lang)
     if keep and _in_event():
-        gr.Warning(err.message, duration=8, title=i18n.t("common.warning", lang))  # the toast's head: 주의 in Korean
+        gr.Warning(err.message, duration=8)  # its head reads "Warning" in any language: Gradio's toast ignores title=
         return gr.skip()
     raise err from None
 
@@ -194,7 +194,8 @@ def seq2seq_step(r: TranslationResult | None, step, lang: str = "en") -> tuple[g
     T = len(r.target_tokens)
     t = int(np.clip(int(step or 1), 1, T))
     produced, fed = r.target_tokens[t - 1], r.decoder_input_tokens[t - 1]
-    head = i18n.t("s2s.step_head", lang, t=t, T=T, fed=md(fed), produced=md(produced))
+    end = "" if produced.rstrip()[-1:] in (".", "!", "?") else "."
+    head = i18n.t("s2s.step_head", lang, t=t, T=T, fed=md(fed), produced=md(produced), end=end)
     if r.trace.cross is None:
         return (_alignment(r, lang=lang), fg.placeholder(i18n.t("s2s.bars_none", lang)),
                 f"{head} {i18n.t('s2s.step_none', lang)}")

@@ -45,7 +45,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.head": {"en": "Head", "ko": "헤드"},
     "common.all_heads": {"en": "All heads", "ko": "모든 헤드"},
     "common.selected_head": {"en": "Selected head", "ko": "선택한 헤드"},
-    "common.warning": {"en": "Warning", "ko": "주의"},  # the title of a warning toast
     "common.downloads": {"en": "Downloads: record JSON and tables CSV", "ko": "다운로드: 기록 JSON과 표 CSV"},
     # ------------------------------------------------------------------ tabs
     "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
@@ -505,8 +504,9 @@ STRINGS: dict[str, dict[str, str]] = {
                        "ko": "어텐션 없음: 인코더의 마지막 상태가 유일한 컨텍스트입니다."},
     "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
     "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
-    "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**.",
-                      "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**."},
+    # {end}: "." unless the produced token already ends a sentence ("ant." gave "ant..")
+    "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**{end}",
+                      "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**{end}"},
     "s2s.bars_none": {"en": "No attention weights: every step gets the same fixed vector.",
                       "ko": "어텐션 가중치가 없습니다: 모든 단계가 같은 고정 벡터를 받습니다."},
     "s2s.step_none": {"en": "There is no attention: the context is the last encoder state, the same at every step.",

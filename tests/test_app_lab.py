@@ -799,7 +799,6 @@ def test_korean_uses_one_word_for_each_thing():
         assert "관찰 문장" in ko[k], k
     for k in ("tr.hyps", "beam.table", "beam.choose", "view.hyp_grid", "view.hyp_mean", "lab.no_hyps"):
         assert "번역 후보" in ko[k], k
-    assert i18n.t("common.warning") == "Warning" and i18n.t("common.warning", "ko") == "주의"
 
 
 def _hovers(fig) -> list[str]:
