@@ -89,7 +89,7 @@ def _segment_breaks(segments: Sequence[int] | None) -> list[float]:
     return [i - 0.5 for i in range(1, len(segments)) if segments[i] != segments[i - 1]]
 
 
-def _font_size(n: int, px: float | None = None) -> int:
+def tick_font(n: int, px: float | None = None) -> int:
     """Tick font for n labels `px` pixels apart (default: a heatmap's cell, _cell_px(n)): MAX_TICK_FONT
     while it fits, smaller where the cells are (still every label at 40+ tokens)."""
     px = _cell_px(n) if px is None else px
@@ -112,20 +112,20 @@ def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:
 def _token_axis(labels: list[str], title: str, angle: int = 0, px: float | None = None) -> dict:
     n = len(labels)
     return dict(title=dict(text=_esc(title)), tickmode="array", tickvals=list(range(n)),
-                ticktext=[_esc(t) for t in labels], tickfont=dict(size=_font_size(n, px)),
+                ticktext=[_esc(t) for t in labels], tickfont=dict(size=tick_font(n, px)),
                 tickangle=angle, automargin=True, showgrid=False, zeroline=False, constraintoward="left",
                 range=[-0.5, n - 0.5])
 
 
-def _x_angle(labels: list[str], px: float | None = None) -> int:
+def x_angle(labels: list[str], px: float | None = None) -> int:
     """Level tick labels where the longest fits in its `px`-wide column (a short sentence's), else slanted
     by 60° (slanted, "▁I" reads as "/", so only where level ones would run together)."""
     px = _cell_px(len(labels)) if px is None else px
-    longest = max((_text_em(t) for t in labels), default=0)
-    return 0 if longest * _font_size(len(labels), px) + 6 <= px else -60
+    longest = max((text_em(t) for t in labels), default=0)
+    return 0 if longest * tick_font(len(labels), px) + 6 <= px else -60
 
 
-def _text_em(s: str) -> float:
+def text_em(s: str) -> float:
     """Rough width of `s` in font sizes: ~0.5 a Latin letter, 1 a wide (Hangul, CJK) one."""
     return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
 
@@ -153,7 +153,7 @@ def _title(text: str, tokens, words: dict) -> dict:
     return title
 
 
-def _colorbar(title: str = "", **kw) -> dict:
+def colorbar(title: str = "", **kw) -> dict:
     """A thin colour bar; its title (escaped) runs along its right side: on top it sat on the "1" tick."""
     bar = dict(thickness=14, **kw)
     if title:
@@ -216,7 +216,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     trace = dict(
         type="heatmap", z=m, x=list(range(nk)), y=list(range(nq)), zmin=zmin, zmax=zmax, colorscale=_scale(colorscale),
         customdata=_hover_tokens(ys, xs), xgap=1 if max(nq, nk) <= 40 else 0, ygap=1 if max(nq, nk) <= 40 else 0,
-        colorbar=_colorbar(),
+        colorbar=colorbar(),
         hovertemplate=(f"{_esc(y_title)} %{{customdata[0]}}<br>{_esc(x_title)} %{{customdata[1]}}"
                        f"<br>{_esc(w0['value'])}: %{{z:.4f}}<extra></extra>"))
     shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
@@ -225,7 +225,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
                            y1=highlight_row + 0.5, line=dict(color="#d62728", width=2.5)))
     cell = _cell_px(max(nq, nk))
     title = _title(title, xs + ys, w0)
-    angle = _x_angle(xs, cell)
+    angle = x_angle(xs, cell)
     return _figure([trace], dict(
         title=title, shapes=shapes, font=dict(size=BASE_FONT),
         height=int(170 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
@@ -257,7 +257,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     traces = [
         dict(type="heatmap", z=finite, x=x, y=y, zmin=-bound, zmax=bound, zmid=0, colorscale=_scale(SCORE_SCALE),
              customdata=cd, hovertemplate=hover_qk + f"{w['score']}: %{{z:.4f}}<extra></extra>", name="scores",
-             colorbar=_colorbar(w0["score"], x=0.42), xaxis="x", yaxis="y"),
+             colorbar=colorbar(w0["score"], x=0.42), xaxis="x", yaxis="y"),
         dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
              colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
              text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}",
@@ -266,13 +266,13 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
              yaxis="y"),
         dict(type="heatmap", z=p, x=x, y=y, zmin=0, zmax=1, colorscale=_scale(PROB_SCALE), customdata=cd,
              hovertemplate=hover_qk + f"{w['weight']}: %{{z:.4f}}<extra></extra>", name="softmax",
-             colorbar=_colorbar(w0["weight"], x=1.0), xaxis="x2", yaxis="y2"),
+             colorbar=colorbar(w0["weight"], x=1.0), xaxis="x2", yaxis="y2"),
     ]
     # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would
     panels = ((0.0, 0.42), (0.58, 1.0))
     titles = (w["scores_panel"], w["softmax_panel"])
     title = _title(title, xs + ys, w0)
-    angle = _x_angle(xs, cell)
+    angle = x_angle(xs, cell)
     layout = dict(
         title=title, font=dict(size=BASE_FONT),
         height=int(200 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
@@ -342,7 +342,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
     cell = float(np.clip(900 / H, 55, 130))
     layout.update(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=int(90 + L * cell),
                   shapes=shapes, annotations=notes, font=dict(size=BASE_FONT),
-                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=_colorbar()),
+                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=colorbar()),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
     return _figure(traces, layout)
 
@@ -366,7 +366,7 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
     if len(w) <= 24:
         bar["text"] = [f"{v:.2f}" for v in w]
     px = 1000 / max(len(w), 1)  # a bar's slot in a ~1000 px wide plot
-    angle = _x_angle(names, px)
+    angle = x_angle(names, px)
     title = _title(title, names, w0)
     return _figure([bar], dict(
         title=title, font=dict(size=BASE_FONT),

@@ -11,22 +11,19 @@ from __future__ import annotations
 import html
 import math
 import re
-import unicodedata
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from explorer.figures import BASE_FONT, TITLE_FONT, WORD_START, colorbar, tick_font, x_angle
+
 BLUES = "Blues"
-BASE_FONT = 14  # px, as explorer.figures: read on a classroom projector
-TITLE_FONT = 20
-MAX_TICK_FONT = 14  # token ticks shrink from this only where their rows or columns are too narrow for it
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
 MIN_TICK_FONT = 8  # the smallest tick label drawn (hover names every cell's token at any size)
 EVERY_TICK = 20  # a small map labels every token up to this many (a classroom sentence), thinning only past it
 NOTE_TOP = 36  # px from a figure's top to the "▁" note of a figure without a title: Gradio's plot label is ~28 px
 LINE_EM = 1.1  # a tick label's height in font sizes: neighbouring labels need this much room between them
-WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 # one hue per family (the comparison that matters), shades within it for its models
 FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
@@ -77,29 +74,12 @@ def _field(obj, name):
     return obj[name] if isinstance(obj, dict) else getattr(obj, name)
 
 
-def _tick_font(n: int, px: float) -> int:
-    """Tick font for n labels `px` pixels apart: MAX_TICK_FONT where it fits, smaller where not."""
-    return int(np.clip(0.75 * px, 8, MAX_TICK_FONT))
-
-
 def _ticks(tokens, px: float | None = None) -> dict:
     """Every token as a tick label; with `px` (pixels between two ticks) a font that fits them."""
     ticks = {"tickmode": "array", "tickvals": list(range(len(tokens))), "ticktext": [_esc(t) for t in tokens]}
     if px is not None:
-        ticks["tickfont"] = {"size": _tick_font(len(tokens), px)}
+        ticks["tickfont"] = {"size": tick_font(len(tokens), px)}
     return ticks
-
-
-def _x_angle(tokens, px: float) -> int:
-    """Level tick labels where the longest fits in its `px`-wide column (a short sentence's), else slanted
-    by 60° (slanted, "▁I" reads as "/", so only where level ones would run together)."""
-    longest = max((_text_em(t) for t in tokens), default=0)
-    return 0 if longest * _tick_font(len(tokens), px) + 6 <= px else -60
-
-
-def _text_em(s) -> float:
-    """Rough width of `s` in font sizes: ~0.5 a Latin letter, 1 a wide (Hangul, CJK) one."""
-    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
 
 
 def _map_ticks(tokens, px: float, font: int, slanted: bool = False) -> dict:
@@ -140,14 +120,6 @@ def _title(text, tokens, w: dict) -> dict:
         else:  # the note is the title
             title.update(note, yref="container", y=1.0, yanchor="top", pad={"t": NOTE_TOP})
     return title
-
-
-def _colorbar(title: str = "", **kw) -> dict:
-    """A colour bar whose title runs along its right side (on top it sat on the highest tick)."""
-    bar = {"thickness": 14, **kw}
-    if title:
-        bar["title"] = {"text": _esc(title), "side": "right"}
-    return bar
 
 
 def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None):
@@ -210,7 +182,7 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
             fig.update_yaxes(**bare, row=1, col=i)
             continue
         heat = _heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name")))
-        heat.colorbar = _colorbar(len=0.5, y=1.0, yanchor="top")  # beside the maps, not the entropy plot
+        heat.colorbar = colorbar(len=0.5, y=1.0, yanchor="top")  # beside the maps, not the entropy plot
         fig.add_trace(heat, 1, i)
         first_scale = False
         x0, x1 = fig.layout[f"xaxis{'' if i == 1 else i}"].domain
@@ -321,10 +293,10 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
     height = int(np.clip(240 + 22 * n, 520, 900))  # a long sentence's rows stay tall enough for their tokens
     px_x, px_y = 440 / n, (height - 240) / n  # a column (a panel is ~0.44 of a ~1000 px plot) and a row
     for col in (1, 2):
-        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=_x_angle(tokens, px_x), row=1, col=col)
+        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=x_angle(tokens, px_x), row=1, col=col)
         fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
     fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90},
-                      coloraxis={"colorscale": BLUES, "cmin": 0.0, "cmax": top, "colorbar": _colorbar()})
+                      coloraxis={"colorscale": BLUES, "cmin": 0.0, "cmax": top, "colorbar": colorbar()})
     return fig
 
 
@@ -338,7 +310,7 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
     hover = [[_esc(w["entropy_hover"].format(l=i + 1, h=j + 1, v=mean[i, j])) for j in range(H)] for i in range(L)]
     fig = go.Figure(go.Heatmap(z=mean, x=list(range(1, H + 1)), y=list(range(1, L + 1)), colorscale="Viridis", zmin=0,
                                zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
-                               colorbar=_colorbar(w["nats"])))
+                               colorbar=colorbar(w["nats"])))
     fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
@@ -381,7 +353,7 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     height = int(np.clip(260 + 20 * n, 480, 860))
     px_x, px_y = 330 / n, (height - 260) / n  # a column (a panel is ~0.3 of a ~1100 px plot) and a row
     for col in (1, 2, 3):
-        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=_x_angle(tokens, px_x), row=1, col=col)
+        fig.update_xaxes(**_ticks(tokens, px_x), tickangle=x_angle(tokens, px_x), row=1, col=col)
     for col in (1, 2):
         fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
     legend_y = -min(0.3, 140 / (height - 180))  # ~140 px under the plot, below the slanted tokens
@@ -455,7 +427,7 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
     fig.update_yaxes(**_ticks(tokens, 300 / n), autorange="reversed", row=2, col=1)  # k's rows: ~300 px
     fig.update_xaxes(title_text=_esc(w["qk_dim"]), row=2, col=1)
     for col in (1, 2):
-        fig.update_xaxes(**_ticks(tokens, 450 / n), tickangle=_x_angle(tokens, 450 / n), automargin=True,
+        fig.update_xaxes(**_ticks(tokens, 450 / n), tickangle=x_angle(tokens, 450 / n), automargin=True,
                          row=3, col=col)
     fig.update_yaxes(range=[0, 1], row=3, col=2)
     fig.update_layout(height=820, margin=dict(b=110, t=90),  # the slanted key tokens under the bars, "[CLS]" in full
@@ -529,7 +501,7 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
         hovertemplate=(f"%{{text}}<br>{_esc(w['token_logprob'])} %{{customdata[0]:.4f}}<br>{_esc(w['cumulative'])} "
                        "%{customdata[1]:.4f}<extra></extra>"),
         marker={"size": 11, "color": [n["cumulative"] for n in nodes], "colorscale": "Viridis", "showscale": True,
-                "colorbar": _colorbar(w["logprob"])}, showlegend=False), 1, 2)
+                "colorbar": colorbar(w["logprob"])}, showlegend=False), 1, 2)
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
     fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
     fig.update_xaxes(title_text=_esc(w["step"]), tick0=0, dtick=_int_dtick(max(n["depth"] for n in nodes)),

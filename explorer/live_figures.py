@@ -13,6 +13,8 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
+from explorer.figures import WORD_START
+
 COLORSCALE = "Blues"
 
 
@@ -27,7 +29,6 @@ LABELS = {"weight": "weight", "source": "source", "target": "target", "step_n": 
           "mean_row_entropy": "mean row entropy", "uniform": "uniform (log S)", "training_step": "training step",
           "entropy_nats": "entropy (nats)", "step": "step", "cross_entropy": "cross-entropy (nats/token)",
           "loss": "loss", "word_start": "▁ = start of a word"}
-WORD_START = "▁"  # SentencePiece-style BPE's mark of a word's first piece
 
 
 def _words(words) -> dict:
