@@ -803,6 +803,14 @@ class Localized:
     def __init__(self):
         self.items: list[tuple] = []  # (component, key, prop, format fields)
         self.example_sets: list[tuple] = []  # (gr.Dataset, view, row function, the inputs' keys)
+        self.tables: list[tuple] = []  # (gr.Dataframe, its English column headers): results tables
+
+    def table(self, key: str, columns: list[str], **kwargs) -> gr.Dataframe:
+        """A results table labelled by `key`, showing its English `columns` before the first run; the
+        language switch gives the still-empty ones their headers in the new language."""
+        table = self(gr.Dataframe, key, value=_no_rows(columns), interactive=False, **kwargs)
+        self.tables.append((table, columns))
+        return table
 
     def __call__(self, cls, key: str, *args, fields: dict | None = None, **kwargs):
         prop = "value" if issubclass(cls, self.TEXT_VALUED) else "label"
@@ -963,7 +971,7 @@ def build_demo() -> gr.Blocks:
             L.examples("seq2seq", [sf_text])
             sf_notice = gr.Markdown()
             sf_fig = L(gr.Plot, "sf.figure")
-            sf_table = L(gr.Dataframe, "sf.table", value=_no_rows(vw.SCORE_COLUMNS), interactive=False)
+            sf_table = L.table("sf.table", vw.SCORE_COLUMNS)
             sf_files = _downloads(L)
             sf_last = gr.State(None)  # the last run's arguments, for the language switch
             sf_out = [sf_fig, sf_table, sf_notice, sf_files]
@@ -984,7 +992,7 @@ def build_demo() -> gr.Blocks:
             L.examples("transformer", [t_text, t_model], model_or(t_names))
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
-            t_hyps = L(gr.Dataframe, "tr.hyps", value=_no_rows(HYPOTHESIS_COLUMNS), interactive=False, wrap=True)
+            t_hyps = L.table("tr.hyps", HYPOTHESIS_COLUMNS, wrap=True)
             t_layer, t_head = _layer_head_sliders(L, *_depth(reg, t_names[0] if t_names else None))
             with L(gr.Tab, "tab.enc"):
                 t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
@@ -1015,7 +1023,7 @@ def build_demo() -> gr.Blocks:
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
             L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
-            bm_table = L(gr.Dataframe, "beam.table", value=_no_rows(vw.BEAM_COLUMNS), interactive=False, wrap=True)
+            bm_table = L.table("beam.table", vw.BEAM_COLUMNS, wrap=True)
             bm_fig = L(gr.Plot, "beam.figure")
             bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
             bm_out = L(gr.Textbox, "common.translation", interactive=False)
@@ -1057,10 +1065,8 @@ def build_demo() -> gr.Blocks:
             L.examples("bert", [b_a, b_b])  # an English BERT: the rows stay English, the headers follow
             b_notice = gr.Markdown()
             with gr.Row():
-                b_tokens = L(gr.Dataframe, "bert.tokens", value=_no_rows(TOKEN_COLUMNS), interactive=False,
-                             max_height=300)
-                b_masks = L(gr.Dataframe, "bert.masks", value=_no_rows(MASK_COLUMNS), interactive=False,
-                            max_height=300)
+                b_tokens = L.table("bert.tokens", TOKEN_COLUMNS, max_height=300)
+                b_masks = L.table("bert.masks", MASK_COLUMNS, max_height=300)
             with gr.Row():
                 b_topk = L(gr.Plot, "bert.topk")
                 with gr.Column():
@@ -1146,16 +1152,15 @@ def build_demo() -> gr.Blocks:
                 qk_btn = L(gr.Button, "qk.run", variant="primary")
                 qk_text_md = gr.Markdown()
                 qk_fig = L(gr.Plot, "qk.figure")
-                qk_table = L(gr.Dataframe, "qk.table", value=_no_rows(vw.QK_COLUMNS), interactive=False)
+                qk_table = L.table("qk.table", vw.QK_COLUMNS)
                 qk_files = _downloads(L)
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
-                qk_last = gr.State(None)
-                qk_btn.click(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], concurrency_id="models",
-                             api_visibility="private",
+                qk_last, qk_run = gr.State(None), _keeping_args(_ui_query_key)
+                qk_btn.click(qk_run, qk_in, qk_out + [qk_last], concurrency_id="models", api_visibility="private",
                              validator=_FIRST_IS_A_SENTENCE)
                 for c in (qk_query, qk_layer, qk_head):
-                    c.input(_keeping_args(_ui_query_key), qk_in, qk_out + [qk_last], trigger_mode="always_last",
+                    c.input(qk_run, qk_in, qk_out + [qk_last], trigger_mode="always_last",
                             concurrency_id="models", api_visibility="private")
                 qk_model.change(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
 
@@ -1171,8 +1176,7 @@ def build_demo() -> gr.Blocks:
                 L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
                 ctx_text = gr.Markdown()
                 ctx_fig = L(gr.Plot, "ctx.figure")
-                ctx_table = L(gr.Dataframe, "ctx.table", value=_no_rows(vw.CONTEXT_COLUMNS), interactive=False,
-                                 wrap=True)
+                ctx_table = L.table("ctx.table", vw.CONTEXT_COLUMNS, wrap=True)
                 ctx_files = _downloads(L)
                 ctx_last = gr.State(None)
                 ctx_out = [ctx_fig, ctx_table, ctx_text, ctx_files]
@@ -1193,10 +1197,10 @@ def build_demo() -> gr.Blocks:
                 pos_table = L(gr.Plot, "pos.table")
                 pos_sent = L(gr.Plot, "pos.sentence")
                 pos_files = _downloads(L)
-                pos_last = gr.State(None)
+                pos_last, pos_run = gr.State(None), _keeping_args(_ui_positional)
                 pos_out = [pos_table, pos_sent, pos_md, pos_files]
                 for trigger in (pos_btn.click, pos_len.release, pos_d.release):  # the sliders redraw at once
-                    trigger(_keeping_args(_ui_positional), [pos_len, pos_d, pos_text, pos_model, lang],
+                    trigger(pos_run, [pos_len, pos_d, pos_text, pos_model, lang],
                             pos_out + [pos_last], concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
@@ -1314,11 +1318,9 @@ def build_demo() -> gr.Blocks:
                                    (_relabel_contextual, ctx_last, ctx_out), (_relabel_positional, pos_last, pos_out)):
             lang.change(relabel, [last, lang], out, concurrency_id="models", show_progress="hidden",
                         api_visibility="private")  # views without a record: run again from their arguments
-        empty = [(sf_table, vw.SCORE_COLUMNS), (t_hyps, HYPOTHESIS_COLUMNS), (bm_table, vw.BEAM_COLUMNS),
-                 (b_tokens, TOKEN_COLUMNS), (b_masks, MASK_COLUMNS), (qk_table, vw.QK_COLUMNS),
-                 (ctx_table, vw.CONTEXT_COLUMNS)]
-        lang.change(_empty_table_headers([cols for _, cols in empty]), [lang] + [t for t, _ in empty],
-                    [t for t, _ in empty], show_progress="hidden", api_visibility="private")
+        tables = [t for t, _ in L.tables]  # the results tables: headers of the empty ones follow the switch
+        lang.change(_empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
+                    show_progress="hidden", api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---

@@ -106,12 +106,20 @@ def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_s
             "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
 
 
+def heldout_pairs(ckpt, data_dir: Path, split_name: str = "test") -> list[tuple[str, str]]:
+    """The checkpoint's own validation or test pairs (recreated from its metrics.json), turned to its
+    direction; only sources it never trained on."""
+    m = ckpt.metrics["data"]
+    split = data.split_by_source(data.read_pairs(data_dir, m["pair"]), m["split_seed"], m["valid_frac"],
+                                 m["test_frac"])
+    return data.oriented_split(split, m["direction"])[0][split_name]
+
+
 def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test",
-                     device="cpu") -> dict:
-    m = ckpt.metrics
-    pairs = data.read_pairs(data_dir, m["data"]["pair"])
-    split = data.split_by_source(pairs, m["data"]["split_seed"], m["data"]["valid_frac"], m["data"]["test_frac"])
-    test = data.oriented_split(split, m["data"]["direction"])[0][split_name]  # sources never trained on
+                     device="cpu", pairs=None) -> dict:
+    """BLEU, chrF, BLEU by length and multi-reference BLEU on `split_name` (or on `pairs`, that split's
+    `heldout_pairs` read once by a caller that decodes it several times)."""
+    test = heldout_pairs(ckpt, data_dir, split_name) if pairs is None else pairs
     srcs, refs = [s for s, _ in test], [t for _, t in test]
     t0 = time.time()
     hyps = translate(ckpt.model.to(device), ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha,
@@ -128,11 +136,11 @@ BEAM_GRID, ALPHA_GRID = (1, 4, 8), (0.6, 1.0)  # greedy, and beam 4 / 8 with Wu 
 def choose_beam_alpha(ckpt, data_dir: Path, device="cpu", progress=False) -> dict:
     """Beam size and length penalty chosen on the validation split by BLEU (a tie keeps the smaller beam,
     then the smaller alpha): {"beam", "alpha", "grid": [{"beam", "alpha", "bleu"}, ...]}. Greedy has no alpha."""
-    grid = []
+    grid, valid = [], heldout_pairs(ckpt, data_dir, "valid")  # read once, decoded five times
     for beam in BEAM_GRID:
         for alpha in ALPHA_GRID if beam > 1 else ALPHA_GRID[:1]:
             r = translation_test(ckpt, data_dir, beam, progress=progress, alpha=alpha, split_name="valid",
-                                 device=device)
+                                 device=device, pairs=valid)
             grid.append({"beam": beam, "alpha": alpha, "bleu": r["bleu"]})
     best = max(grid, key=lambda g: (g["bleu"], -g["beam"], -g["alpha"]))
     return {"beam": best["beam"], "alpha": best["alpha"], "grid": grid}

@@ -455,13 +455,16 @@ def setup_translation(args, device):
 # ============================================================================ BERT
 
 
+VALID_FRAC, TEST_FRAC = 0.01, 0.015  # the translation split's defaults; BERT holds out the same English sentences
+
+
 def wordpiece_texts(corpora: dict, pairs: list, seed: int, heldout_frac: float) -> list[str]:
     """What a new WordPiece vocabulary learns from: the training documents of every corpus and the
     English of the translation split's training pairs, none of the text `_bert_data` holds out. (The
     shipped BERT's vocabulary predates this and saw the held-out documents' text; README.)"""
     texts = [s for name, docs in corpora.items() if name != "wikitext2-valid"
              for d in data.split_docs(docs, seed, heldout_frac)[0] for s in d]
-    return texts + sorted({en for en, _ in data.split_by_source(pairs, seed, 0.01, 0.015)["train"]})
+    return texts + sorted({en for en, _ in data.split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)["train"]})
 
 
 def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
@@ -485,7 +488,7 @@ def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bo
                 out.append([next(it) for _ in d])
             dest[name] = out
     pairs = data.read_pairs(data_dir, "en-fr")
-    split = data.split_by_source(pairs, seed, 0.01, 0.015)  # the translation split's valid/test English = held-out
+    split = data.split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)  # the translation split's valid/test English
     singles = {}
     for k in ("train", "valid", "test"):
         sents = sorted({en for en, _ in split[k]})
@@ -678,8 +681,8 @@ def parse(argv=None):
     ap.add_argument("--attention", default="additive", choices=["none", "dot", "scaled_dot", "general", "additive"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--split-seed", type=int, default=0)
-    ap.add_argument("--valid-frac", type=float, default=0.01)
-    ap.add_argument("--test-frac", type=float, default=0.015)
+    ap.add_argument("--valid-frac", type=float, default=VALID_FRAC)
+    ap.add_argument("--test-frac", type=float, default=TEST_FRAC)
     ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
     ap.add_argument("--valid-n", type=int, default=None, help="validation pairs used for checkpoint selection (1000); BERT: sequences per held-out set (640)")
     ap.add_argument("--max-minutes", type=float, default=1e9)

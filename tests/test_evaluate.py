@@ -36,15 +36,20 @@ def test_beam_and_alpha_are_chosen_by_validation_bleu_and_ties_keep_the_cheaper_
     table = {(1, 0.6): 40.0, (4, 0.6): 41.5, (4, 1.0): 42.0, (8, 0.6): 41.0, (8, 1.0): 42.0}
     calls = []
 
-    def fake(ckpt, data_dir, beam, progress=True, alpha=0.6, split_name="test", device="cpu"):
+    reads = []
+
+    def fake(ckpt, data_dir, beam, progress=True, alpha=0.6, split_name="test", device="cpu", pairs=None):
         calls.append((beam, alpha, split_name))
+        assert pairs == [("src", "ref")]  # the validation pairs read once, not again per setting
         return {"bleu": table[(beam, alpha)]}
 
     monkeypatch.setattr(evaluate, "translation_test", fake)
+    monkeypatch.setattr(evaluate, "heldout_pairs", lambda ckpt, d, split: reads.append(split) or [("src", "ref")])
     chosen = evaluate.choose_beam_alpha(None, Path("."))
+    assert reads == ["valid"]
     assert (chosen["beam"], chosen["alpha"]) == (4, 1.0)  # 42.0 twice: beam 4 beats beam 8
     assert sorted((b, a) for b, a, _ in calls) == sorted(table) and {s for *_, s in calls} == {"valid"}
     assert [g["bleu"] for g in chosen["grid"]] == [table[(g["beam"], g["alpha"])] for g in chosen["grid"]]
     table[(8, 0.6)] = 42.5
-    assert (evaluate.choose_beam_alpha(None, Path("."))["beam"], evaluate.choose_beam_alpha(None, Path("."))["alpha"]) \
-        == (8, 0.6)
+    again = evaluate.choose_beam_alpha(None, Path("."))
+    assert (again["beam"], again["alpha"]) == (8, 0.6)
