@@ -20,6 +20,7 @@ analysis views, `language_updates`, and the three API endpoints `translate_api`
 """
 from __future__ import annotations
 
+import collections
 import contextvars
 import functools
 import html
@@ -780,15 +781,48 @@ def _ui_snapshot_model(model, lang):
             + _ui_snapshots(model, 0, m.n_snapshots, m.n_layers, lang))
 
 
+# The language each session's switch shows now, for its live run in progress (a generator's inputs are
+# read once, at its start). Written by the switch; the oldest sessions are forgotten past the cap.
+_SESSION_LANG: collections.OrderedDict[str, str] = collections.OrderedDict()
+_MAX_SESSIONS = 10_000
+
+
+def _session_language(request: gr.Request | None, choice=None) -> str | None:
+    """`choice` (if given) becomes the session's language; returns the session's language (None: unknown)."""
+    session = getattr(request, "session_hash", None)
+    if session is None:
+        return None
+    if choice is not None:
+        _SESSION_LANG[session] = i18n.lang_code(choice)
+        _SESSION_LANG.move_to_end(session)
+        while len(_SESSION_LANG) > _MAX_SESSIONS:
+            _SESSION_LANG.popitem(last=False)
+    return _SESSION_LANG.get(session)
+
+
 @friendly
-def _ui_live(seconds, attention, probe, lang):
+def _ui_live(seconds, attention, probe, lang, request: gr.Request = None):
     """A generator handler: Gradio streams each record and closes it on Stop or when the page goes away.
     The first update comes at once: a Stop that cancels the event before its first output made Gradio
-    mark every output "Error" (and hide a finished run's results)."""
-    records = vw.live_view(seconds, attention, probe, lang)  # a bad argument raises here, before any output
-    yield [gr.skip(), gr.skip(), gr.skip(), i18n.t("live.starting", lang), gr.skip()]
+    mark every output "Error" (and hide a finished run's results). Each record is drawn in the language
+    the switch shows at that moment; the last one is kept (a State) for the switch to redraw."""
+    _session_language(request, lang)
+    now = lambda: _session_language(request) or lang  # noqa: E731
+    records = vw.live_view(seconds, attention, probe, lang, lang_now=now)  # a bad argument raises here
+    yield [gr.skip(), gr.skip(), gr.skip(), i18n.t("live.starting", lang), gr.skip(), None, False]
     for v in records:
-        yield [v.loss, v.alignment, v.translation, v.text, v.files or None]
+        yield [v.loss, v.alignment, v.translation, v.text, v.files or None, (v.record, attention), gr.skip()]
+
+
+@friendly
+def _relabel_live(last, stopped, choice, request: gr.Request = None):
+    """The language switch: a run in progress draws its next records in the new language, and the last
+    record on screen (`last`: record and score function; finished, `stopped` or running) is redrawn in it now."""
+    _session_language(request, choice)
+    if not last:
+        return gr.skip()
+    v = vw.live_redraw(*last, choice, stopped=bool(stopped), downloads=False)
+    return [v.loss, v.alignment, v.text]
 
 
 # ----------------------------------------------------------------------------- language switch
@@ -1250,11 +1284,12 @@ def build_demo() -> gr.Blocks:
                 # One training at a time, in its own queue: other views keep their own slots
                 # (default_concurrency_limit below). Stop cancels the event; Gradio also closes
                 # the generator when the page goes away, and live.MAX_SECONDS caps it.
+                lv_last, lv_stopped = gr.State(None), gr.State(False)  # what the language switch redraws
                 lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
-                                        [lv_loss, lv_align, lv_out, lv_status, lv_files], concurrency_limit=1,
-                                        concurrency_id="live-training", api_visibility="private")
-                lv_stop.click(friendly(lambda choice: i18n.t("live.stopped", choice)), lang, lv_status,
-                              cancels=[lv_run],
+                                        [lv_loss, lv_align, lv_out, lv_status, lv_files, lv_last, lv_stopped],
+                                        concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
+                lv_stop.click(friendly(lambda choice: [i18n.t("live.stopped", choice), True]), lang,
+                              [lv_status, lv_stopped], cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length"):
@@ -1318,6 +1353,8 @@ def build_demo() -> gr.Blocks:
                                    (_relabel_contextual, ctx_last, ctx_out), (_relabel_positional, pos_last, pos_out)):
             lang.change(relabel, [last, lang], out, concurrency_id="models", show_progress="hidden",
                         api_visibility="private")  # views without a record: run again from their arguments
+        lang.change(_relabel_live, [lv_last, lv_stopped, lang], [lv_loss, lv_align, lv_status], show_progress="hidden",
+                    api_visibility="private")  # and a live run in progress follows it from its next record
         tables = [t for t, _ in L.tables]  # the results tables: headers of the empty ones follow the switch
         lang.change(_empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
                     show_progress="hidden", api_visibility="private")

@@ -502,23 +502,30 @@ class LiveView:
     record: live.LiveProgress
 
 
-def live_view(seconds=20, attention: str = "general", probe: str = live.DEFAULT_PROBE, lang: str = "en"):
+def live_view(seconds=20, attention: str = "general", probe: str = live.DEFAULT_PROBE, lang: str = "en",
+              lang_now=None):
     """Iterator of LiveView, about one per second, until the time cap (at most live.MAX_SECONDS).
     The arguments are checked at the call (UserError), the model is built at the first next();
-    closing the iterator ends training."""
-    return _live_views(live.train_live(seconds, attention, probe), attention, lang)
+    closing the iterator ends training. `lang_now()`, where given, is read at every record: the
+    language the switch shows now (a run follows it while it trains); else `lang` throughout."""
+    run = live.train_live(seconds, attention, probe)
+    return (live_redraw(p, attention, lang_now() if lang_now else lang) for p in run)
 
 
-def _live_views(run, attention: str, lang: str):
+def live_redraw(p: live.LiveProgress, attention: str, lang: str = "en", stopped: bool = False,
+                downloads: bool = True) -> LiveView:
+    """One record of a live run drawn in `lang`: what the run shows at that record, and what the
+    language switch redraws a finished (or `stopped`) run from. The final record's JSON is written
+    once it is done (with `downloads`)."""
     words = live_labels(lang)
-    for p in run:
-        loss = lvf.loss_figure(p.loss_steps, p.losses, words)
-        align = lvf.alignment_heatmap(p.alignment, p.source_tokens, p.target_tokens,
-                                      t("live.align_title", lang, step=p.step), words)
-        last = f"{p.losses[-1]:.3f}" if p.losses else "–"
-        text = t("live.done" if p.done else "live.status", lang, s=p.elapsed, step=p.step, loss=last)
-        files = write_downloads(f"live-{attention}", p, {}) if p.done else []
-        yield LiveView(loss, align, p.translation, text, files, p)
+    loss = lvf.loss_figure(p.loss_steps, p.losses, words)
+    align = lvf.alignment_heatmap(p.alignment, p.source_tokens, p.target_tokens,
+                                  t("live.align_title", lang, step=p.step), words)
+    last = f"{p.losses[-1]:.3f}" if p.losses else "–"
+    key = "live.done" if p.done else "live.stopped" if stopped else "live.status"
+    text = t(key, lang, s=p.elapsed, step=p.step, loss=last)
+    files = write_downloads(f"live-{attention}", p, {}) if p.done and downloads else []
+    return LiveView(loss, align, p.translation, text, files, p)
 
 
 # ----------------------------------------------------------------------------- bring your own BERT

@@ -281,8 +281,10 @@ def test_live_handler_streams_closes_and_reports_bad_input():
     t0 = time.monotonic()
     first = next(g)  # at once, before the model is built: a Stop in that window found no output, and
     assert time.monotonic() - t0 < 0.5  # Gradio then marked every output "Error"
-    assert first[3] == i18n.t("live.starting", "ko") and all(x == gr.skip() for i, x in enumerate(first) if i != 3)
-    loss, align, translation, status, files = next(g)
+    assert first[3] == i18n.t("live.starting", "ko") and all(x == gr.skip() for x in first[:3] + first[4:5])
+    assert first[5:] == [None, False]  # a new run: no record kept yet, not stopped
+    loss, align, translation, status, files, last, stopped = next(g)
+    assert last[0].alignment is not None and last[1] == "general" and stopped == gr.skip()
     assert "학습 중" in status and heatmaps(align)
     t0 = time.monotonic()
     g.close()  # what Gradio does on Stop or when the page goes away
@@ -293,6 +295,31 @@ def test_live_handler_streams_closes_and_reports_bad_input():
         next(app._ui_live(500, "general", live.DEFAULT_PROBE, "en"))
     with pytest.raises(gr.Error, match="unknown: zebra"):
         next(app._ui_live(5, "general", "the zebra sees the car", "en"))
+
+
+def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it():
+    """A finished (or stopped) run is redrawn from its last record in the new language, the same numbers;
+    a run in progress draws its next records in the language its session's switch shows now."""
+    from types import SimpleNamespace
+    session = SimpleNamespace(session_hash="test-live-switch")
+    g = app._ui_live(60, "additive", live.DEFAULT_PROBE, "English", session)
+    next(g)
+    en = next(g)
+    assert "Training" in en[3]
+    relabeled = app._relabel_live(en[5], False, "한국어", session)  # the switch, mid-run
+    ko = vw.live_redraw(*en[5], "ko", downloads=False)
+    assert _words_of(relabeled[0]) == _words_of(ko.loss) != _words_of(en[0])
+    same = lambda a, b: len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))  # noqa: E731
+    assert same(_numbers_of(relabeled[1]), _numbers_of(en[1])) and same(_numbers_of(relabeled[0]), _numbers_of(en[0]))
+    assert _words_of(relabeled[1]) == _words_of(ko.alignment)
+    assert "학습 중" in relabeled[2]
+    after = next(g)  # the run's next record: in Korean now
+    assert "학습 중" in after[3] and _words_of(after[0]) == _words_of(ko.loss)
+    g.close()
+    stopped = app._relabel_live(after[5], True, "English", session)
+    assert stopped[2] == i18n.t("live.stopped", "en") and same(_numbers_of(stopped[1]), _numbers_of(after[1]))
+    assert app._relabel_live(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
+    assert app._relabel_live(None, False, "English", None) == gr.skip()  # called without a request (Python)
 
 
 def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():

@@ -538,9 +538,16 @@ def test_train_live_for_five_seconds(ui, tmp_path):
     panel.get_by_role("button", name="Start training").click()
 
     ui.page.wait_for_function(LOSS_POINTS_JS, arg=2, timeout=FIRST_CALL_MS)  # the loss curve grows while it trains
-    done = panel.get_by_text(re.compile(r"^Done: \d+ s, (\d+) steps, last loss \d+\.\d{3}\.$"))
-    expect(done).to_be_visible(timeout=FIRST_CALL_MS)
-    steps = re.search(r"(\d+) steps", done.inner_text())[1]
+    # the language switch while it trains: its next records come in Korean, and it ends in Korean
+    ui.page.get_by_role("radio", name="한국어").check()
+    done_ko = panel.get_by_text(re.compile(r"^완료: \d+초, (\d+) 스텝, 마지막 손실 \d+\.\d{3}\.$"))
+    expect(done_ko).to_be_visible(timeout=FIRST_CALL_MS)
+    steps = re.search(r"(\d+) 스텝", done_ko.inner_text())[1]
+    ui.wait_for_figures(i18n.t("live.align_title", "ko", step=steps), count=2)
+    # and back: the finished run is redrawn from its last record in English, the same steps
+    ui.page.get_by_role("radio", name="English").check()
+    done = panel.get_by_text(re.compile(rf"^Done: \d+ s, {steps} steps, last loss \d+\.\d{{3}}\.$"))
+    expect(done).to_be_visible(timeout=STEP_MS)
     figs = ui.wait_for_figures(f"after {steps} steps", count=2)
     loss = next(f for f in figs if f["lines"])
     assert loss["points"] >= 2 and next(f for f in figs if f["heatmaps"])["title"] == f"after {steps} steps", figs
