@@ -771,6 +771,29 @@ _relabel_query_key = _again(_ui_query_key, "_relabel_query_key")
 
 
 @friendly
+def _ui_query_choices(text, model, query):
+    """The query-token chooser follows the sentence as it is typed (and the model), before Show runs: its
+    choices are this text's tokens, the chosen position kept where it still exists. An input Show would
+    refuse (empty, too long) leaves the chooser as it is; Show says what is wrong."""
+    try:
+        choices = vw.query_tokens(text, model)
+    except UserError:
+        return gr.skip()
+    try:
+        q = int(query)
+    except (TypeError, ValueError):
+        q = 0
+    return gr.Dropdown(choices=choices, value=min(max(q, 0), len(choices) - 1))
+
+
+@friendly
+def _ui_rollout_model(text, model, lang="en"):
+    """Another model in the rollout view: the sentence through it at once, over all of its layers (the
+    record on screen was the other model's, which the layer slider went on redrawing)."""
+    return _ui_rollout(text, model, None, lang)
+
+
+@friendly
 def _ui_snapshot_model(model, lang):
     """A new model: its probes, snapshot and layer ranges, and its last snapshot."""
     m = vw.snapshot_meta(model)
@@ -812,6 +835,15 @@ def _ui_live(seconds, attention, probe, lang, request: gr.Request = None):
     yield [gr.skip(), gr.skip(), gr.skip(), i18n.t("live.starting", lang), gr.skip(), None, False]
     for v in records:
         yield [v.loss, v.alignment, v.translation, v.text, v.files or None, (v.record, attention), gr.skip()]
+
+
+@friendly
+def _ui_live_stop(last, choice):
+    """Stop: "Stopped." and the flag the language switch reads; after a finished run (nothing to stop)
+    its "Done: …" stays."""
+    if last and last[0].done:
+        return gr.skip()
+    return [i18n.t("live.stopped", choice), True]
 
 
 @friendly
@@ -920,6 +952,9 @@ _FIRST_IS_A_SENTENCE = _validator(_sentence())  # translation, score functions, 
 
 
 # ----------------------------------------------------------------------------- layout
+
+QK_SENTENCE = "the cat sat on the mat because it was tired ."
+RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 
 
 def _depth(reg, name: str | None) -> tuple[int, int]:
@@ -1172,6 +1207,9 @@ def build_demo() -> gr.Blocks:
 
                 # .change, not .input: an example that sets another model (ko-en: 3 layers) moves the slider too
                 ro_model.change(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
+                ro_model.input(_ui_rollout_model, [ro_text, ro_model, lang],
+                               [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
+                               concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -1179,10 +1217,10 @@ def build_demo() -> gr.Blocks:
                 L(gr.Markdown, "qk.intro")
                 with gr.Row():
                     qk_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1)
-                    qk_query = L(gr.Dropdown, "qk.query", choices=[], value=0, allow_custom_value=True)
+                    qk_first = _safe_initial(vw.query_tokens, QK_SENTENCE, bert_default) if bert_default else None
+                    qk_query = L(gr.Dropdown, "qk.query", choices=qk_first or [], value=0, allow_custom_value=True)
                 qk_layer, qk_head = _layer_head_sliders(L, *_depth(reg, bert_default))
-                qk_text = L(gr.Textbox, "common.sentence", "the cat sat on the mat because it was tired .",
-                            max_lines=3)
+                qk_text = L(gr.Textbox, "common.sentence", QK_SENTENCE, max_lines=3)
                 qk_btn = L(gr.Button, "qk.run", variant="primary")
                 qk_text_md = gr.Markdown()
                 qk_fig = L(gr.Plot, "qk.figure")
@@ -1197,6 +1235,9 @@ def build_demo() -> gr.Blocks:
                     c.input(qk_run, qk_in, qk_out + [qk_last], trigger_mode="always_last",
                             concurrency_id="models", api_visibility="private")
                 qk_model.change(friendly(_bert_sliders), qk_model, [qk_layer, qk_head], api_visibility="private")
+                for c in (qk_text, qk_model):
+                    c.change(_ui_query_choices, [qk_text, qk_model, qk_query], qk_query, trigger_mode="always_last",
+                             show_progress="hidden", concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.contextual"):
                 L(gr.Markdown, "ctx.intro")
@@ -1233,9 +1274,11 @@ def build_demo() -> gr.Blocks:
                 pos_files = _downloads(L)
                 pos_last, pos_run = gr.State(None), _keeping_args(_ui_positional)
                 pos_out = [pos_table, pos_sent, pos_md, pos_files]
-                for trigger in (pos_btn.click, pos_len.release, pos_d.release):  # the sliders redraw at once
-                    trigger(pos_run, [pos_len, pos_d, pos_text, pos_model, lang],
-                            pos_out + [pos_last], concurrency_id="models", api_visibility="private")
+                pos_btn.click(pos_run, [pos_len, pos_d, pos_text, pos_model, lang], pos_out + [pos_last],
+                              concurrency_id="models", api_visibility="private")
+                for slider in (pos_len, pos_d):  # redraw at once, whether dragged, keyed (Home, arrows) or typed
+                    slider.change(pos_run, [pos_len, pos_d, pos_text, pos_model, lang], pos_out + [pos_last],
+                                  trigger_mode="always_last", concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
         with L(gr.Tab, "tab.training"):
@@ -1288,8 +1331,7 @@ def build_demo() -> gr.Blocks:
                 lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
                                         [lv_loss, lv_align, lv_out, lv_status, lv_files, lv_last, lv_stopped],
                                         concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
-                lv_stop.click(friendly(lambda choice: [i18n.t("live.stopped", choice), True]), lang,
-                              [lv_status, lv_stopped], cancels=[lv_run],
+                lv_stop.click(_ui_live_stop, [lv_last, lang], [lv_status, lv_stopped], cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length"):
@@ -1359,6 +1401,12 @@ def build_demo() -> gr.Blocks:
         lang.change(_empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
                     show_progress="hidden", api_visibility="private")
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
+        # A plot updated while its tab is hidden (the language switch, a slider of another sub-tab) is laid
+        # out at plotly's fallback width of 700 px, squeezed and overlapping, and stays so until the window
+        # resizes: showing a tab sends the window a resize, which lays every visible plot out at its width.
+        for block in list(demo.blocks.values()):
+            if isinstance(block, gr.Tab):
+                block.select(None, js=RELAYOUT_JS, queue=False, api_visibility="private")
 
         # --- API endpoints (gradio_client); the tabs above call the same building blocks ---
         with gr.Group(visible=False):

@@ -25,6 +25,7 @@ from typing import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 from plotly.colors import get_colorscale
 
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
@@ -37,6 +38,12 @@ TITLE_FONT = 20
 MAX_TICK_FONT = 14  # tick labels shrink from this only where the cells are too small for it
 WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
+
+# Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
+# does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
+# gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms.
+pio.templates["attention_explorer"] = go.layout.Template(layout=dict(dragmode=False))
+pio.templates.default = "plotly+attention_explorer"
 
 
 # ----------------------------------------------------------------------------- helpers

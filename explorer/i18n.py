@@ -570,6 +570,12 @@ STRINGS: dict[str, dict[str, str]] = {
                     "ko": "문장에 [MASK]를 하나 이상 넣으세요. 예: 'I am a [MASK].'"},
     "err.mask_too_late": {"en": "Every [MASK] fell beyond BERT's length limit; put one earlier in the text.",
                           "ko": "모든 [MASK]가 BERT의 길이 제한 밖에 있습니다. [MASK]를 더 앞에 넣으세요."},
+    "err.word_unknown": {"en": "'{word}' is unknown to {name}'s vocabulary ({unk}).",
+                         "ko": "'{word}': {name}의 어휘에 없는 단어입니다 ({unk})."},
+    "err.word_no_token": {"en": "'{word}' is not (part of) any token in {name}'s vocabulary of {n} tokens, so it has no "
+                                "static embedding to compare with.",
+                          "ko": "'{word}': {name}의 어휘({n}개 토큰)의 어느 토큰에도 들어 있지 않아, 비교할 정적 "
+                                "임베딩이 없습니다."},
     "err.unknown_model": {"en": "Unknown model '{name}'. Available: {known}.",
                           "ko": "알 수 없는 모델 '{name}'입니다. 사용할 수 있는 모델: {known}."},
     "err.not_loaded": {"en": "Model '{name}' could not be loaded: {error}",

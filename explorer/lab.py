@@ -439,7 +439,8 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
             if [enc.tokens[i] for i in pos] != [r.tokens[i] for i in pos]:
                 raise RuntimeError("contextual_similarity's tokenisation drifted from encode_bert's")
             if unk is not None and any(enc.ids[i] == unk for i in pos):
-                raise UserError(f"'{word}' is unknown to {name}'s vocabulary ([UNK]).")
+                raise UserError(f"'{word}' is unknown to {name}'s vocabulary ([UNK]).", "word_unknown", word=word,
+                                name=name, unk="[UNK]")
             tokens.append(r.tokens), positions.append(pos)
             vectors.append(r.hidden[pos].mean(0)), static.append(r.static[pos].mean(0))
             notices += more
@@ -447,13 +448,15 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
         source = "Transformer encoder output"
         if not vocab_tokens:
             raise UserError(f"'{word}' is not (part of) any token in {name}'s vocabulary of "
-                            f"{tok.get_vocab_size()} tokens, so it has no static embedding to compare with.")
+                            f"{tok.get_vocab_size()} tokens, so it has no static embedding to compare with.",
+                            "word_no_token", word=word, name=name, n=tok.get_vocab_size())
         model = ckpt.model
         for s in sentences:
             enc, n, src = _source_encoding(ckpt, s)
             pos, more = _word_positions(word, s, enc.offsets, n)
             if unk is not None and any(enc.ids[i] == unk for i in pos):
-                raise UserError(f"'{word}' is unknown to {name}'s vocabulary (<unk>).")
+                raise UserError(f"'{word}' is unknown to {name}'s vocabulary (<unk>).", "word_unknown", word=word,
+                                name=name, unk="<unk>")
             memory = model.encode(src)[0][0]  # (S, d_model)
             ids = src[0, pos]
             tokens.append([tok.id_to_token(i) for i in src[0].tolist()]), positions.append(pos)

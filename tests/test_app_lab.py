@@ -189,6 +189,40 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
         app._ui_query_key(text, "bert", 0, 1, 0, "English")
 
 
+@needs
+def test_the_query_chooser_follows_the_sentence_before_show():
+    """Typing another sentence gives the chooser that sentence's tokens at once (it listed the previous
+    run's, so a pick explained another token than the one chosen); the position is kept where it exists."""
+    d = app._ui_query_choices("I like green apples .", "bert", 3)
+    assert d.choices == vw.query_tokens("I like green apples .", "bert") and d.value == 3
+    assert d.choices[3][0] == "3: green"
+    assert app._ui_query_choices("I like .", "bert", 9).value == 4  # past the end: the last token ([SEP])
+    assert app._ui_query_choices("I like .", "bert", "typed").value == 0
+    assert app._ui_query_choices("   ", "bert", 2) == gr.skip()  # Show's own check reports it, not the chooser
+    changes = {type(app.demo.blocks[b]).__name__ for f in app.demo.fns.values()
+               if getattr(f.fn, "__name__", "") == "_ui_query_choices" for b, e in f.targets if e == "change"}
+    assert changes == {"Textbox", "Dropdown"}
+    first = next(b for b in app.demo.blocks.values() if isinstance(b, gr.Dropdown) and b.label == i18n.t("qk.query"))
+    assert [c[0] for c in first.choices][:3] == ["0: [CLS]", "1: the", "2: cat"]  # before any run too
+
+
+def test_rollout_runs_again_through_another_model_and_its_layers():
+    """Another model: its own rollout at once, through all of its layers (the layer slider went on
+    redrawing the other model's record)."""
+    ko = app._ui_rollout_model("나는 학생 입니다", "transformer-ko-en", "en")
+    record, slider = ko[5], ko[6]
+    n = inf.registry().get("transformer-ko-en").config.n_layers
+    assert record.rollout.shape[0] == n and slider.maximum == max(n, 2) and slider.value == n
+    np.testing.assert_array_equal(z(ko[2]), z(app._ui_rollout("나는 학생 입니다", "transformer-ko-en", n, "en")[2]))
+
+
+def test_positional_sliders_redraw_however_they_move():
+    """Dragged, keyed (Home, arrows) or typed: `.change` (`.release` missed the keyboard and typed numbers)."""
+    events = {(type(app.demo.blocks[b]).__name__, e) for f in app.demo.fns.values()
+              if getattr(f.fn, "__name__", "") == "positional_view" for b, e in f.targets}
+    assert events == {("Button", "click"), ("Slider", "change")}
+
+
 # ----------------------------------------------------------------------------- contextual, positional
 
 
@@ -320,6 +354,10 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     assert stopped[2] == i18n.t("live.stopped", "en") and same(_numbers_of(stopped[1]), _numbers_of(after[1]))
     assert app._relabel_live(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
     assert app._relabel_live(None, False, "English", None) == gr.skip()  # called without a request (Python)
+    from dataclasses import replace
+    assert app._ui_live_stop(after[5], "English") == [i18n.t("live.stopped", "en"), True]
+    assert app._ui_live_stop(None, "English") == [i18n.t("live.stopped", "en"), True]  # before its first record
+    assert app._ui_live_stop((replace(after[5][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
 
 
 def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
@@ -626,6 +664,9 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: app._ui_contextual("bank", "I sat by the river.", "bert", lang), "word_not_found"),
     (lambda lang: app._ui_contextual("zebra", "", "bert", lang), "need_sentences"),
     (lambda lang: app._ui_contextual("bank", "a " * 600 + "bank", "bert", lang), "word_too_late"),
+    (lambda lang: app._ui_contextual("😀", "I like 😀 a lot.\nThe 😀 is here.", "bert", lang), "word_unknown"),
+    (lambda lang: app._ui_contextual("😀", "I like 😀 a lot.\nThe 😀 is here.", "transformer-ko-en", lang),
+     "word_no_token"),
     (lambda lang: app.bert_fill_view("a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
     (lambda lang: next(app._ui_live(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/live.py
     (lambda lang: next(app._ui_live(5, "general", "!!!", lang)), "probe_no_words"),
