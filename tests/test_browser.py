@@ -300,6 +300,14 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     assert "▁animal" in ticks and "</s>" in ticks
 
     ui.screenshot("transformer", panel.get_by_text("Layer", exact=True).first, tmp_path)
+
+    # a slider moved while the decoder's tab is hidden redraws its plots there; shown again, they fill
+    # their panel (they stayed at plotly's 700 px fallback width, squeezed, until the window resized)
+    ui.slide("Layer", "End")
+    ui.wait_for_plots("Cross attention (decoder → encoder): layer 3")
+    ui.page.get_by_role("tab", name="Decoder masked self-attention").click()
+    ui.wait_for_plots("Decoder masked self-attention: layer 3")
+    ui.page.wait_for_function(PLOT_WIDTHS_JS, timeout=STEP_MS)
     ui.assert_clean()
 
 
@@ -523,6 +531,11 @@ def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
     ui.screenshot("attention-over-training", panel.get_by_text("Cross attention on fixed probe sentences", exact=False),
                   tmp_path)
     ui.assert_clean()
+
+
+PLOT_WIDTHS_JS = """
+() => { const shown = [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.offsetWidth > 0);
+  return shown.length >= 3 && shown.every(p => Math.abs(p._fullLayout.width - p.offsetWidth) <= 2); }"""
 
 
 LOSS_POINTS_JS = """
