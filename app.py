@@ -612,6 +612,15 @@ def _ui_bert_run(action: str):
     return run
 
 
+@friendly
+def _ui_bert_enter(model, a, b, k, layer, head, lang="en"):
+    """Enter in a sentence box of the BERT tab: fill-mask where there is a [MASK] (any case), else next-sentence
+    prediction when sentence B is given, else the encoding alone, as the matching button would."""
+    if any(isinstance(t, str) and inf._MASK_ANY_CASE.search(t) for t in (a, b)):
+        return _ui_bert_fill(model, a, b, k, layer, head, lang)
+    return _ui_bert_run("nsp" if isinstance(b, str) and b.strip() else "encode")(model, a, b, layer, head, lang)
+
+
 def _seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:
     names = set(reg.names("seq2seq")) | {n for n in reg.errors if n.startswith("seq2seq-")}
     order = [f"seq2seq-{k}" for k in SCORE_FUNCTIONS] + sorted(names)
@@ -1025,7 +1034,7 @@ def build_demo() -> gr.Blocks:
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
             s_state = gr.State(None)
-            for trigger in (s_btn.click, s_model.input):  # another score function: its translation at once
+            for trigger in (s_btn.click, s_text.submit, s_model.input):  # another score function: at once
                 trigger(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
                         concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1044,8 +1053,8 @@ def build_demo() -> gr.Blocks:
             sf_files = _downloads(L)
             sf_last = gr.State(None)  # the last run's arguments, for the language switch
             sf_out = [sf_fig, sf_table, sf_notice, sf_files]
-            sf_btn.click(_keeping_args(_ui_scores), [sf_text, lang], sf_out + [sf_last], concurrency_id="models",
-                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+            gr.on([sf_btn.click, sf_text.submit], _keeping_args(_ui_scores), [sf_text, lang], sf_out + [sf_last],
+                  concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
 
         # --- Transformer ---------------------------------------------------------------
         with L(gr.Tab, "tab.transformer"):
@@ -1073,7 +1082,7 @@ def build_demo() -> gr.Blocks:
             t_files = _downloads(L, "tr.files")
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
-            for trigger in (t_btn.click, t_model.input):  # another model: its translation at once
+            for trigger in (t_btn.click, t_text.submit, t_model.input):  # another model: its translation at once
                 trigger(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
                         [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1103,7 +1112,7 @@ def build_demo() -> gr.Blocks:
             bm_files = _downloads(L)
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
-            for trigger in (bm_btn.click, bm_model.input):  # another model: its search at once
+            for trigger in (bm_btn.click, bm_text.submit, bm_model.input):  # another model: its search at once
                 trigger(_ui_beam, [bm_text, bm_model, bm_beam, lang],
                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1158,6 +1167,8 @@ def build_demo() -> gr.Blocks:
             b_enc.click(_ui_bert_run("encode"),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
                         api_visibility="private", validator=_validator(None, _sentence()))
+            gr.on([b_a.submit, b_b.submit], _ui_bert_enter, [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs,
+                  concurrency_id="models", api_visibility="private", validator=_validator(None, _sentence()))
 
             @friendly
             def _ui_bert_top_k(record, model, a, b, k, layer, head, lang="en"):
@@ -1197,9 +1208,9 @@ def build_demo() -> gr.Blocks:
                     ro_entropy = L(gr.Plot, "ro.entropy")
                 ro_files = _downloads(L)
                 ro_state = gr.State(None)
-                ro_btn.click(_ui_rollout, [ro_text, ro_model, ro_layer, lang],
-                             [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
-                             concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+                gr.on([ro_btn.click, ro_text.submit], _ui_rollout, [ro_text, ro_model, ro_layer, lang],
+                      [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
+                      concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 @friendly
                 def _rollout_layers(name):  # another model: its rollout through all of its layers
                     n = _depth(reg, name)[0]
@@ -1229,8 +1240,8 @@ def build_demo() -> gr.Blocks:
                 qk_in = [qk_text, qk_model, qk_layer, qk_head, qk_query, lang]
                 qk_out = [qk_fig, qk_table, qk_text_md, qk_files, qk_query]
                 qk_last, qk_run = gr.State(None), _keeping_args(_ui_query_key)
-                qk_btn.click(qk_run, qk_in, qk_out + [qk_last], concurrency_id="models", api_visibility="private",
-                             validator=_FIRST_IS_A_SENTENCE)
+                gr.on([qk_btn.click, qk_text.submit], qk_run, qk_in, qk_out + [qk_last], concurrency_id="models",
+                      api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 for c in (qk_query, qk_layer, qk_head):
                     c.input(qk_run, qk_in, qk_out + [qk_last], trigger_mode="always_last",
                             concurrency_id="models", api_visibility="private")
@@ -1255,8 +1266,9 @@ def build_demo() -> gr.Blocks:
                 ctx_files = _downloads(L)
                 ctx_last = gr.State(None)
                 ctx_out = [ctx_fig, ctx_table, ctx_text, ctx_files]
-                ctx_btn.click(_keeping_args(_ui_contextual), [ctx_word, ctx_sent, ctx_model, lang],
-                              ctx_out + [ctx_last], concurrency_id="models", api_visibility="private")
+                gr.on([ctx_btn.click, ctx_word.submit], _keeping_args(_ui_contextual),
+                      [ctx_word, ctx_sent, ctx_model, lang], ctx_out + [ctx_last], concurrency_id="models",
+                      api_visibility="private")
 
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
@@ -1274,8 +1286,8 @@ def build_demo() -> gr.Blocks:
                 pos_files = _downloads(L)
                 pos_last, pos_run = gr.State(None), _keeping_args(_ui_positional)
                 pos_out = [pos_table, pos_sent, pos_md, pos_files]
-                pos_btn.click(pos_run, [pos_len, pos_d, pos_text, pos_model, lang], pos_out + [pos_last],
-                              concurrency_id="models", api_visibility="private")
+                gr.on([pos_btn.click, pos_text.submit], pos_run, [pos_len, pos_d, pos_text, pos_model, lang],
+                      pos_out + [pos_last], concurrency_id="models", api_visibility="private")
                 for slider in (pos_len, pos_d):  # redraw at once, whether dragged, keyed (Home, arrows) or typed
                     slider.change(pos_run, [pos_len, pos_d, pos_text, pos_model, lang], pos_out + [pos_last],
                                   trigger_mode="always_last", concurrency_id="models", api_visibility="private")
@@ -1328,9 +1340,9 @@ def build_demo() -> gr.Blocks:
                 # (default_concurrency_limit below). Stop cancels the event; Gradio also closes
                 # the generator when the page goes away, and live.MAX_SECONDS caps it.
                 lv_last, lv_stopped = gr.State(None), gr.State(False)  # what the language switch redraws
-                lv_run = lv_start.click(_ui_live, [lv_seconds, lv_score, lv_probe, lang],
-                                        [lv_loss, lv_align, lv_out, lv_status, lv_files, lv_last, lv_stopped],
-                                        concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
+                lv_run = gr.on([lv_start.click, lv_probe.submit], _ui_live, [lv_seconds, lv_score, lv_probe, lang],
+                               [lv_loss, lv_align, lv_out, lv_status, lv_files, lv_last, lv_stopped],
+                               concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
                 lv_stop.click(_ui_live_stop, [lv_last, lang], [lv_status, lv_stopped], cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 

@@ -220,7 +220,30 @@ def test_positional_sliders_redraw_however_they_move():
     """Dragged, keyed (Home, arrows) or typed: `.change` (`.release` missed the keyboard and typed numbers)."""
     events = {(type(app.demo.blocks[b]).__name__, e) for f in app.demo.fns.values()
               if getattr(f.fn, "__name__", "") == "positional_view" for b, e in f.targets}
-    assert events == {("Button", "click"), ("Slider", "change")}
+    assert events == {("Button", "click"), ("Textbox", "submit"), ("Slider", "change")}
+
+
+def test_enter_in_a_sentence_box_runs_what_its_button_runs():
+    """Enter (a phone keyboard's Go) in each one-line input box: the view's run, as its button (it did nothing)."""
+    submits = {}
+    for f in app.demo.fns.values():
+        for b, e in f.targets:
+            if e == "submit":
+                submits.setdefault(getattr(f.fn, "__name__", ""), set()).add(app.demo.blocks[b].label)
+    assert submits == {
+        "_ui_seq2seq": {i18n.t("s2s.text")}, "score_functions_view": {i18n.t("s2s.text")},
+        "_ui_transformer": {i18n.t("common.sentence")}, "_ui_beam": {i18n.t("common.sentence")},
+        "_ui_bert_enter": {i18n.t("bert.a"), i18n.t("bert.b")}, "_ui_rollout": {i18n.t("common.sentence")},
+        "_ui_query_key": {i18n.t("common.sentence")}, "contextual_view": {i18n.t("ctx.word")},
+        "positional_view": {i18n.t("pos.text")}, "_ui_live": {i18n.t("live.probe")}}, submits
+    # BERT: the button that fits what is typed
+    fill, nsp = app._ui_bert_fill("bert", "I am a [mask].", "", 5, 1, 1), app._ui_bert_run("nsp")
+    entered = app._ui_bert_enter("bert", "I am a [mask].", "", 5, 1, 1)
+    assert list(entered[2]["token"]) == list(fill[2]["token"]) and len(entered[2])
+    entered = app._ui_bert_enter("bert", "I went home.", "Then I slept.", 5, 1, 1)
+    assert entered[5] == nsp("bert", "I went home.", "Then I slept.", 1, 1)[5] and "IsNext" in entered[5]
+    entered = app._ui_bert_enter("bert", "I went home.", " ", 5, 1, 1)
+    assert entered[5] == app._ui_bert_run("encode")("bert", "I went home.", " ", 1, 1)[5]
 
 
 # ----------------------------------------------------------------------------- contextual, positional
