@@ -963,6 +963,13 @@ _FIRST_IS_A_SENTENCE = _validator(_sentence())  # translation, score functions, 
 # ----------------------------------------------------------------------------- layout
 
 QK_SENTENCE = "the cat sat on the mat because it was tired ."
+# A long translation wraps in its own column and the numbers stay in view (they were pushed off to the right)
+HYPOTHESIS_WIDTHS = ["6%", "52%", "14%", "14%", "14%"]  # #, translation, log-prob, score, attention shown
+BEAM_WIDTHS = ["5%", "44%", "11%", "11%", "29%"]  # #, translation, log-prob, score, tokens
+# In pixels, not percentages: on a phone the eight columns scroll sideways (as percentages of 390 px their
+# headers broke one letter a line and filled the table's height); on a 1280 px screen they fill the row.
+MODELS_WIDTHS = ["140px", "75px", "150px", "112px", "150px", "105px", "105px", "363px"]
+SCORE_WIDTHS = ["17%", "13%", "40%", "15%", "15%"]  # model, score function, translation, two entropies
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 
 
@@ -1049,7 +1056,7 @@ def build_demo() -> gr.Blocks:
             L.examples("seq2seq", [sf_text])
             sf_notice = gr.Markdown()
             sf_fig = L(gr.Plot, "sf.figure")
-            sf_table = L.table("sf.table", vw.SCORE_COLUMNS)
+            sf_table = L.table("sf.table", vw.SCORE_COLUMNS, wrap=True, column_widths=SCORE_WIDTHS)
             sf_files = _downloads(L)
             sf_last = gr.State(None)  # the last run's arguments, for the language switch
             sf_out = [sf_fig, sf_table, sf_notice, sf_files]
@@ -1070,7 +1077,7 @@ def build_demo() -> gr.Blocks:
             L.examples("transformer", [t_text, t_model], model_or(t_names))
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
-            t_hyps = L.table("tr.hyps", HYPOTHESIS_COLUMNS, wrap=True)
+            t_hyps = L.table("tr.hyps", HYPOTHESIS_COLUMNS, wrap=True, column_widths=HYPOTHESIS_WIDTHS)
             t_layer, t_head = _layer_head_sliders(L, *_depth(reg, t_names[0] if t_names else None))
             with L(gr.Tab, "tab.enc"):
                 t_enc_grid, t_enc_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
@@ -1101,7 +1108,7 @@ def build_demo() -> gr.Blocks:
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
             L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
-            bm_table = L.table("beam.table", vw.BEAM_COLUMNS, wrap=True)
+            bm_table = L.table("beam.table", vw.BEAM_COLUMNS, wrap=True, column_widths=BEAM_WIDTHS)
             bm_fig = L(gr.Plot, "beam.figure")
             bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
             bm_out = L(gr.Textbox, "common.translation", interactive=False)
@@ -1363,7 +1370,7 @@ def build_demo() -> gr.Blocks:
         with L(gr.Tab, "tab.models"):
             L(gr.Markdown, "models.intro")
             models_table = gr.Dataframe(_models_table(reg), interactive=False, wrap=True,  # headers whole words
-                                        column_widths=["12%", "6%", "13%", "8%", "13%", "9%", "9%", "30%"])
+                                        column_widths=MODELS_WIDTHS)
 
         if hub:
             bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]

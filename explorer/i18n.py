@@ -29,11 +29,12 @@ def lang_code(choice) -> str:
 STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ page
     "app.intro": {
-        "en": "# Attention Explorer\nSee what the attention models trained in this repo look at. Hover any cell "
-              "for its exact value; PNG: use the camera icon in each plot's toolbar (plotly's modebar, shown on hover).",
+        "en": "# Attention Explorer\nSee what the attention models trained in this repo look at. Hover over any "
+              "cell (on a phone: tap it) for its exact value; to zoom, pick the magnifier in a plot's toolbar "
+              "(double-click to zoom out); PNG: its camera icon.",
         "ko": "# 어텐션 탐색기\n이 저장소에서 학습한 어텐션 모델들이 무엇을 보는지 살펴봅니다. 칸 위에 마우스를 올리면 "
-              "정확한 값이 보입니다. PNG로 저장하려면 그림 툴바(마우스를 올리면 나타나는 plotly 모드바)의 카메라 "
-              "아이콘을 누르세요.",
+              "(휴대폰에서는 칸을 누르면) 정확한 값이 보입니다. 확대하려면 그림 툴바의 돋보기를 고르세요(더블클릭하면 "
+              "원래대로). PNG로 저장하려면 툴바의 카메라 아이콘을 누르세요.",
     },
     # ------------------------------------------------------------------ shared
     "common.examples": {"en": "Examples", "ko": "예시"},
@@ -334,8 +335,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.valid_chrf_greedy": {"en": "chrF (greedy)", "ko": "chrF(그리디)"},
     "metric.bleu": {"en": "BLEU", "ko": "BLEU"},
     "metric.chrf": {"en": "chrF", "ko": "chrF"},
-    "metric.fill_mask_top1_wiki": {"en": "fill-mask top-1 on Wikipedia", "ko": "위키백과 빈칸 채우기 top-1"},
-    "metric.fill_mask_top1_short": {"en": "fill-mask top-1 on short sentences", "ko": "짧은 문장 빈칸 채우기 top-1"},
+    "metric.fill_mask_top1_wiki": {"en": "fill-mask top-1 on Wikipedia", "ko": "위키백과 [MASK] 채우기 top-1"},
+    "metric.fill_mask_top1_short": {"en": "fill-mask top-1 on short sentences", "ko": "짧은 문장 [MASK] 채우기 top-1"},
     "metric.nsp_acc": {"en": "NSP accuracy", "ko": "NSP 정확도"},
     "metric.mlm_top1_mixed": {"en": "MLM top-1 (all masks)", "ko": "MLM top-1(전체 마스크)"},
     "len.family_0": {"en": "RNN, no attention", "ko": "RNN, 어텐션 없음"},
@@ -523,7 +524,7 @@ STRINGS: dict[str, dict[str, str]] = {
                         "ko": "디코더 마스크드 점수, 레이어 {l}, 헤드 {h}"},
     "bert.first": {"en": "Run BERT on a sentence first.", "ko": "먼저 문장에 BERT를 실행하세요."},
     "bert.title": {"en": "BERT self-attention", "ko": "BERT 셀프 어텐션"},
-    "bert.topk_title": {"en": "Fill-mask: top predictions", "ko": "빈칸 채우기: 상위 예측"},
+    "bert.topk_title": {"en": "Fill-mask: top predictions", "ko": "[MASK] 채우기: 상위 예측"},
     "bert.mask_label": {"en": "[MASK] #{i} (position {p})", "ko": "[MASK] #{i} (위치 {p})"},
     "bert.nsp_title": {"en": "Next-sentence prediction", "ko": "다음 문장 예측 (NSP)"},
     "bert.nsp_no_b": {"en": "Give a sentence B to see P(IsNext).", "ko": "P(IsNext)를 보려면 문장 B를 입력하세요."},
