@@ -583,11 +583,11 @@ def _relabel_bert(r, layer, head, lang="en"):
 
 @friendly
 def _relabel_rollout(r, layer, lang="en"):
-    """[all heads, entropy, rollout, row entropy, files] of the last rollout, in `lang`."""
+    """[all heads, entropy, rollout, row entropy, files, notices] of the last rollout, in `lang`."""
     if r is None:
         return gr.skip()
     v = vw.rollout_render(r, layer, lang)
-    return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files]
+    return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files, v.notice]
 
 
 @friendly
@@ -760,7 +760,7 @@ def _ui_rollout(text, model, layer, lang="en"):
     v = vw.rollout_view(text, model, layer, lang)
     return [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy, v.files, v.record,
             gr.Slider(1, max(v.n_layers, 2), step=1, value=min(int(layer or v.n_layers), v.n_layers),
-                      interactive=v.n_layers > 1)]
+                      interactive=v.n_layers > 1), v.notice]
 
 
 @friendly
@@ -1206,6 +1206,7 @@ def build_demo() -> gr.Blocks:
                     ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
+                ro_notice = gr.Markdown()
                 L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
                 # full width, one under the other: in half a row the token labels ran together
                 ro_rollout = L(gr.Plot, "ro.rollout")
@@ -1216,7 +1217,7 @@ def build_demo() -> gr.Blocks:
                 ro_files = _downloads(L)
                 ro_state = gr.State(None)
                 gr.on([ro_btn.click, ro_text.submit], _ui_rollout, [ro_text, ro_model, ro_layer, lang],
-                      [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
+                      [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer, ro_notice],
                       concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 @friendly
                 def _rollout_layers(name):  # another model: its rollout through all of its layers
@@ -1226,7 +1227,7 @@ def build_demo() -> gr.Blocks:
                 # .change, not .input: an example that sets another model (ko-en: 3 layers) moves the slider too
                 ro_model.change(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
                 ro_model.input(_ui_rollout_model, [ro_text, ro_model, lang],
-                               [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer],
+                               [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer, ro_notice],
                                concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
@@ -1290,7 +1291,7 @@ def build_demo() -> gr.Blocks:
                 pos_md = gr.Markdown()
                 pos_table = L(gr.Plot, "pos.table")
                 pos_sent = L(gr.Plot, "pos.sentence")
-                pos_files = _downloads(L)
+                pos_files = _downloads(L, "common.download_record")  # no table to give as CSV
                 pos_last, pos_run = gr.State(None), _keeping_args(_ui_positional)
                 pos_out = [pos_table, pos_sent, pos_md, pos_files]
                 gr.on([pos_btn.click, pos_text.submit], pos_run, [pos_len, pos_d, pos_text, pos_model, lang],
@@ -1319,7 +1320,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     sn_heat = L(gr.Plot, "snap.heatmap", value=sn_first.heatmap if sn_first else None)
                     sn_ent = L(gr.Plot, "snap.entropy", value=sn_first.entropy if sn_first else None)
-                sn_files = _downloads(L)
+                sn_files = _downloads(L, "common.download_record")
                 sn_views = [sn_heat, sn_ent, sn_text, sn_files]
                 sn_model.input(_ui_snapshot_model, [sn_model, lang], [sn_probe, sn_k, sn_layer] + sn_views,
                                api_visibility="private")
@@ -1406,7 +1407,7 @@ def build_demo() -> gr.Blocks:
         lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_outs[:-3], show_progress="hidden",
                     api_visibility="private")
         lang.change(_relabel_rollout, [ro_state, ro_layer, lang],
-                    [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files],
+                    [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_notice],
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_beam, [bm_state, bm_choice, lang], [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state],
                     concurrency_id="models", show_progress="hidden", api_visibility="private")

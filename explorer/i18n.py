@@ -47,6 +47,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.all_heads": {"en": "All heads", "ko": "모든 헤드"},
     "common.selected_head": {"en": "Selected head", "ko": "선택한 헤드"},
     "common.downloads": {"en": "Downloads: record JSON and tables CSV", "ko": "다운로드: 기록 JSON과 표 CSV"},
+    "common.download_record": {"en": "Download: the record (JSON)", "ko": "다운로드: 기록 (JSON)"},
     # ------------------------------------------------------------------ tabs
     "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
     "tab.scores": {"en": "Score functions", "ko": "점수 함수 비교"},

@@ -271,6 +271,7 @@ class RolloutResult:
     head_mean: np.ndarray  # [L, T, T] mean over heads
     rollout: np.ndarray  # [L, T, T] cumulative rollout after each layer (residual added)
     entropy: np.ndarray  # [L, H, T] row entropy in nats
+    notices: tuple[str, ...] = ()  # the input's (unknown tokens, a cut), as encode_bert / translate give them
 
 
 def attention_rollout(text: str, name: str = "bert", reg: Registry | None = None) -> RolloutResult:
@@ -284,7 +285,8 @@ def attention_rollout(text: str, name: str = "bert", reg: Registry | None = None
         r = translate(name, text, reg=reg)
         tokens, att = r.source_tokens, r.trace.enc_self
     att = np.asarray(att, dtype=np.float64)
-    return RolloutResult(name, list(tokens), att, att.mean(1), rollout_layers(att), row_entropy(att))
+    return RolloutResult(name, list(tokens), att, att.mean(1), rollout_layers(att), row_entropy(att),
+                         tuple(r.notices))
 
 
 # ----------------------------------------------------------------------------- 4. positions
@@ -486,6 +488,7 @@ class QueryKeyResult:
     probs: np.ndarray  # (T,) softmax(scores)
     model_probs: np.ndarray  # (T,) the same row of encode_bert's trace, for comparison
     qk_norm: bool = False  # q and k are after the head's QK-LayerNorm (the model has one)
+    notices: tuple[str, ...] = ()  # the input's, as encode_bert gives them (unknown tokens, a cut)
 
 
 @torch.inference_mode()
@@ -525,7 +528,7 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     return QueryKeyResult(list(r.tokens), layer, head, query_index, d_k, q[query_index].double().numpy(),
                           k.double().numpy(), products.double().numpy(), scores.double().numpy(),
                           probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64),
-                          attn.q_norm is not None)
+                          attn.q_norm is not None, tuple(r.notices))
 
 
 # ----------------------------------------------------------------------------- command line

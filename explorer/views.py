@@ -286,6 +286,7 @@ class RolloutView:
     files: list[str]
     record: lab.RolloutResult
     n_layers: int
+    notice: str = ""  # markdown: the input's notices (unknown tokens, a cut), in the view's language
 
 
 def rollout_redraw(r: lab.RolloutResult | None, layer=None, lang: str = "en") -> RolloutLayer:
@@ -322,7 +323,7 @@ def rollout_render(r: lab.RolloutResult, layer=None, lang: str = "en") -> Rollou
                                 columns=[t("view.head_n", lang, h=h + 1) for h in range(H)])
     files = write_downloads(f"rollout-{model}", r, {"mean-entropy": mean_entropy, "rollout-last": matrix_table(
         r.rollout[-1], r.tokens, r.tokens)})
-    return RolloutView(grid, ent, this, files, r, L)
+    return RolloutView(grid, ent, this, files, r, L, notices_md(r.notices, lang=lang))
 
 
 # ----------------------------------------------------------------------------- 5. query / key
@@ -361,6 +362,8 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
                 p=float(r.probs[j]), d=r.d_k)
     if r.qk_norm:
         text_md += " " + t("qk.qk_norm", lang)
+    if r.notices:
+        text_md += "\n\n" + notices_md(r.notices, lang=lang)
     choices = [(f"{i}: {tok}", i) for i, tok in enumerate(r.tokens)]
     files = write_downloads(f"query-key-L{l + 1}H{h + 1}", r, {"terms": table})
     return QueryKeyView(fig, table, text_md, choices, files, r)
