@@ -27,6 +27,7 @@ import html
 import inspect
 import logging
 import os
+import threading
 from dataclasses import dataclass, fields, replace
 
 import gradio as gr
@@ -817,6 +818,7 @@ def _ui_snapshot_model(model, lang):
 # read once, at its start). Written by the switch; the oldest sessions are forgotten past the cap.
 _SESSION_LANG: collections.OrderedDict[str, str] = collections.OrderedDict()
 _MAX_SESSIONS = 10_000
+_SESSION_LANG_LOCK = threading.Lock()
 
 
 def _session_language(request: gr.Request | None, choice=None) -> str | None:
@@ -824,12 +826,13 @@ def _session_language(request: gr.Request | None, choice=None) -> str | None:
     session = getattr(request, "session_hash", None)
     if session is None:
         return None
-    if choice is not None:
-        _SESSION_LANG[session] = i18n.lang_code(choice)
-        _SESSION_LANG.move_to_end(session)
-        while len(_SESSION_LANG) > _MAX_SESSIONS:
-            _SESSION_LANG.popitem(last=False)
-    return _SESSION_LANG.get(session)
+    with _SESSION_LANG_LOCK:  # handlers run in threads: move_to_end must not meet another's popitem
+        if choice is not None:
+            _SESSION_LANG[session] = i18n.lang_code(choice)
+            _SESSION_LANG.move_to_end(session)
+            while len(_SESSION_LANG) > _MAX_SESSIONS:
+                _SESSION_LANG.popitem(last=False)
+        return _SESSION_LANG.get(session)
 
 
 @friendly

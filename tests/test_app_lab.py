@@ -396,6 +396,17 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     assert app._ui_live_stop((replace(after[5][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
 
 
+def test_session_languages_are_capped_oldest_first(monkeypatch):
+    from types import SimpleNamespace
+    monkeypatch.setattr(app, "_SESSION_LANG", app.collections.OrderedDict())
+    monkeypatch.setattr(app, "_MAX_SESSIONS", 3)
+    for i in range(5):
+        app._session_language(SimpleNamespace(session_hash=f"s{i}"), "한국어" if i % 2 else "English")
+    assert list(app._SESSION_LANG) == ["s2", "s3", "s4"] and app._SESSION_LANG["s3"] == "ko"
+    assert app._session_language(SimpleNamespace(session_hash="s0")) is None  # forgotten: the run's own language
+    assert app._session_language(None, "한국어") is None  # no request (a direct call): nothing kept
+
+
 def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
     fns = list(app.demo.fns.values())
     run = next(f for f in fns if f.name == "_ui_live")
