@@ -966,13 +966,13 @@ _FIRST_IS_A_SENTENCE = _validator(_sentence())  # translation, score functions, 
 # ----------------------------------------------------------------------------- layout
 
 QK_SENTENCE = "the cat sat on the mat because it was tired ."
-# A long translation wraps in its own column and the numbers stay in view (they were pushed off to the right)
-HYPOTHESIS_WIDTHS = ["6%", "52%", "14%", "14%", "14%"]  # #, translation, log-prob, score, attention shown
-BEAM_WIDTHS = ["5%", "44%", "11%", "11%", "29%"]  # #, translation, log-prob, score, tokens
-# In pixels, not percentages: on a phone the eight columns scroll sideways (as percentages of 390 px their
-# headers broke one letter a line and filled the table's height); on a 1280 px screen they fill the row.
+# A long translation wraps in its own column and the numbers stay in view (they were pushed off to the right).
+# In pixels, not percentages: on a 1280 px screen each table fills its row; on a phone it scrolls sideways (as
+# percentages of 390 px the headers broke a few letters a line, and numbers in the middle).
+HYPOTHESIS_WIDTHS = ["60px", "620px", "170px", "170px", "180px"]  # #, translation, log-prob, score, attention shown
+BEAM_WIDTHS = ["60px", "540px", "130px", "130px", "340px"]  # #, translation, log-prob, score, tokens
+SCORE_WIDTHS = ["190px", "150px", "500px", "180px", "180px"]  # model, score function, translation, two entropies
 MODELS_WIDTHS = ["140px", "75px", "150px", "112px", "150px", "105px", "105px", "363px"]
-SCORE_WIDTHS = ["17%", "13%", "40%", "15%", "15%"]  # model, score function, translation, two entropies
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 
 
@@ -1229,7 +1229,7 @@ def build_demo() -> gr.Blocks:
 
                 # .change, not .input: an example that sets another model (ko-en: 3 layers) moves the slider too
                 ro_model.change(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
-                ro_model.input(_ui_rollout_model, [ro_text, ro_model, lang],
+                ro_model.change(_ui_rollout_model, [ro_text, ro_model, lang],  # an example's model too
                                [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer, ro_notice],
                                concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],

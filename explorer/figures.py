@@ -41,7 +41,8 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 
 # Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
-# gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms.
+# gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms. The
+# price: on a touch screen a tap shows a cell's hover text only once a drag mode (the magnifier) is picked.
 pio.templates["attention_explorer"] = go.layout.Template(layout=dict(dragmode=False))
 pio.templates.default = "plotly+attention_explorer"
 
