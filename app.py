@@ -617,7 +617,7 @@ def _ui_bert_run(action: str):
 def _ui_bert_enter(model, a, b, k, layer, head, lang="en"):
     """Enter in a sentence box of the BERT tab: fill-mask where there is a [MASK] (any case), else next-sentence
     prediction when sentence B is given, else the encoding alone, as the matching button would."""
-    if any(isinstance(t, str) and inf._MASK_ANY_CASE.search(t) for t in (a, b)):
+    if inf.has_mask(a, b):
         return _ui_bert_fill(model, a, b, k, layer, head, lang)
     return _ui_bert_run("nsp" if isinstance(b, str) and b.strip() else "encode")(model, a, b, layer, head, lang)
 
@@ -784,7 +784,7 @@ _relabel_query_key = _again(_ui_query_key, "_relabel_query_key")
 def _ui_query_choices(text, model, query):
     """The query-token chooser follows the sentence as it is typed (and the model), before Show runs: its
     choices are this text's tokens, the chosen position kept where it still exists. An input Show would
-    refuse (empty, too long) leaves the chooser as it is; Show says what is wrong."""
+    refuse (empty) leaves the chooser as it is; Show says what is wrong."""
     try:
         choices = vw.query_tokens(text, model)
     except UserError:

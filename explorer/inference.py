@@ -384,6 +384,11 @@ def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list
                       out.hidden[0].float().numpy(), out.embeddings[0].float().numpy(), notices)
 
 
+def has_mask(*texts) -> bool:
+    """Whether any of `texts` holds a [MASK], in any case, as fill_mask reads them."""
+    return any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in texts)
+
+
 def masked_texts(text: str, text_b: str | None = None) -> tuple[str, str | None, list[str]]:
     """fill_mask's sentences, cleaned, with every [MASK] in upper case, and notices; a UserError when there is
     no text or no [MASK] to predict. No model runs (the app checks an input with it before running one)."""
@@ -396,7 +401,7 @@ def masked_texts(text: str, text_b: str | None = None) -> tuple[str, str | None,
         b = _MASK_ANY_CASE.sub("[MASK]", b)
         notices += more
     if "[MASK]" not in text and (b is None or "[MASK]" not in b):
-        if any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in raw):  # it was cut off
+        if has_mask(*raw):  # it was cut off
             raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
                             "that is read; put one earlier.", "mask_cut_off", chars=MAX_CHARS)
         raise UserError("Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'", "no_mask")
