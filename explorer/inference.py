@@ -358,13 +358,20 @@ def _bert_texts(tok, sp: dict, a: str, b: str | None, notices: list[str]) -> tup
     return a, b
 
 
+def _bert_ids(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tuple[list[int], list[int], dict]:
+    """The ids and segments BERT reads for cleaned sentences A and B (typed specials dropped, cut to its
+    length), its special ids, and the notices about them; no model runs."""
+    sp = special_ids(ckpt.tokenizer)
+    a, b = _bert_texts(ckpt.tokenizer, sp, a, b, notices)
+    ids, segs = _encode_bert(ckpt, a, b, notices)
+    notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]")
+    return ids, segs, sp
+
+
 @torch.inference_mode()
 def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list[str]) -> BertResult:
     tok = ckpt.tokenizer
-    sp = special_ids(tok)
-    a, b = _bert_texts(tok, sp, a, b, notices)
-    ids, segs = _encode_bert(ckpt, a, b, notices)
-    notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]")
+    ids, segs, sp = _bert_ids(ckpt, a, b, notices)
     mask_id = sp["mask"]
     at = [i for i, t in enumerate(ids) if t == mask_id]  # the MLM head runs at the [MASK]s alone
     out = ckpt.model(torch.tensor([ids]), torch.tensor([segs]), need_weights=True,
@@ -430,13 +437,23 @@ def nsp(text_a: str, text_b: str, name: str = "bert", reg: Registry | None = Non
     return _run_bert(ckpt, a, b, 5, notices + more)
 
 
-def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> BertResult:
-    """BERT's tokens, attention and vectors for any text (no [MASK] needed)."""
-    reg = reg or registry()
-    ckpt = reg.get(name, "bert")
+def _bert_inputs(text: str, text_b: str | None) -> tuple[str, str | None, list[str]]:
     a, notices = clean_text(text)
     b = None
     if text_b is not None and str(text_b).strip():
         b, more = clean_text(text_b, "second sentence")
         notices += more
-    return _run_bert(ckpt, a, b, 5, notices)
+    return a, b, notices
+
+
+def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> BertResult:
+    """BERT's tokens, attention and vectors for any text (no [MASK] needed)."""
+    a, b, notices = _bert_inputs(text, text_b)
+    return _run_bert((reg or registry()).get(name, "bert"), a, b, 5, notices)
+
+
+def bert_tokens(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> list[str]:
+    """The tokens encode_bert would show for the same text, from the tokenizer alone (no model run)."""
+    ckpt = (reg or registry()).get(name, "bert")
+    a, b, notices = _bert_inputs(text, text_b)
+    return _pieces(ckpt.tokenizer, _bert_ids(ckpt, a, b, notices)[0])

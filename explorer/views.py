@@ -330,9 +330,8 @@ def rollout_render(r: lab.RolloutResult, layer=None, lang: str = "en") -> Rollou
 
 
 def query_tokens(text: str, model: str = "bert") -> list[tuple[str, int]]:
-    """(label, position) of every token BERT sees, for the query chooser."""
-    r = inf.encode_bert(text, name=model)
-    return [(f"{i}: {tok}", i) for i, tok in enumerate(r.tokens)]
+    """(label, position) of every token BERT sees, for the query chooser (the tokenizer alone: it follows typing)."""
+    return [(f"{i}: {tok}", i) for i, tok in enumerate(inf.bert_tokens(text, name=model))]
 
 
 @dataclass(frozen=True)

@@ -193,6 +193,9 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
 def test_the_query_chooser_follows_the_sentence_before_show():
     """Typing another sentence gives the chooser that sentence's tokens at once (it listed the previous
     run's, so a pick explained another token than the one chosen); the position is kept where it exists."""
+    for a, b in [("the cat sat on the mat .", None), ("나는 학생 입니다 😀", None), ("[CLS] hi [SEP] there", None),
+                 ("word " * 400, None), ("I went home.", "Then I slept."), ("a " * 200, "b " * 200)]:
+        assert inf.bert_tokens(a, b) == inf.encode_bert(a, b).tokens, a[:20]  # the tokenizer alone, no model run
     d = app._ui_query_choices("I like green apples .", "bert", 3)
     assert d.choices == vw.query_tokens("I like green apples .", "bert") and d.value == 3
     assert d.choices[3][0] == "3: green"
