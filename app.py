@@ -974,6 +974,34 @@ BEAM_WIDTHS = ["60px", "540px", "130px", "130px", "340px"]  # #, translation, lo
 SCORE_WIDTHS = ["190px", "150px", "500px", "180px", "180px"]  # model, score function, translation, two entropies
 MODELS_WIDTHS = ["140px", "75px", "150px", "112px", "150px", "105px", "105px", "363px"]
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
+# Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright) takes the narrow
+# layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
+# phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
+# object each time: the mark of what was applied lives on that object, so a new figure is fitted afresh.
+NARROW_JS = """() => {
+  const fit = gd => {
+    const layout = gd.layout, meta = layout && layout.meta, P = window.Plotly;
+    if (!P || !meta || !meta.narrow || !meta.wide || !gd.offsetWidth) return;
+    const want = gd.offsetWidth < %d ? 'narrow' : 'wide';
+    if ((layout._aeFit || 'wide') === want) return;
+    layout._aeFit = want;
+    const u = meta[want];
+    P.update(gd, u.data, u.layout, u.traces);
+  };
+  const hook = gd => {
+    if (gd._aeHooked || typeof gd.on !== 'function') return;
+    gd._aeHooked = true;
+    gd.on('plotly_afterplot', () => fit(gd));
+    fit(gd);
+  };
+  const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
+  let queued = false;  // one look per frame, however many nodes a redraw adds
+  new MutationObserver(() => {
+    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; all(hook); }); }
+  }).observe(document.body, {childList: true, subtree: true});
+  window.addEventListener('resize', () => all(fit));
+  all(hook);
+}""" % fg.NARROW_PX
 
 
 def _depth(reg, name: str | None) -> tuple[int, int]:
@@ -1461,4 +1489,4 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)))
+    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=NARROW_JS)

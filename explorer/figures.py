@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import unicodedata
 from typing import Sequence
 
@@ -38,6 +39,14 @@ TITLE_FONT = 20
 MAX_TICK_FONT = 14  # tick labels shrink from this only where the cells are too small for it
 WORD_START = "▁"  # U+2581, SentencePiece's mark of a token that starts a word (a space before it)
 SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
+# A phone held upright gives a plot ~330 px: the desktop layout (72 px cells, panels side by side) cut
+# its titles, ran level tick labels into each other and squeezed two panels into ~130 px each. A figure
+# therefore also carries its narrow layout (`responsive` below), which the page applies to a plot
+# narrower than NARROW_PX (app.py's NARROW_JS) and takes back when the plot widens again.
+NARROW_PX = 560
+NARROW_MATRIX_PX = 160  # what a matrix gets of a ~330 px plot, less its tick labels and colour bar (measured)
+NARROW_TITLE_FONT = 15
+NARROW_TITLE_PX = 290  # a longer title breaks into two lines there
 
 # Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
@@ -202,6 +211,147 @@ def placeholder(text: str, title: str = "", height: int = 220) -> go.Figure:
         margin=dict(l=20, r=20, t=50 if title else 20, b=20)))
 
 
+def _get(obj, path: str):
+    """The value at a plotly attribute path ("xaxis.tickfont.size", "annotations[1].y") of the plain
+    dicts a figure is built from; None where it is not set (plotly's default, which null restores)."""
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        if part.startswith("["):
+            i = int(part[1:-1])
+            obj = obj[i] if isinstance(obj, list) and i < len(obj) else None
+        else:
+            obj = obj.get(part) if isinstance(obj, dict) else None
+        if obj is None:
+            return None
+    return obj.tolist() if isinstance(obj, np.ndarray) else obj
+
+
+def wrap_title(text: str, px: float = NARROW_TITLE_PX, font: int = NARROW_TITLE_FONT) -> list[str]:
+    """An escaped title in lines of at most `px` at `font` (by text_em), broken at spaces, after the first
+    ": " where the part before it fits ("Layer 3:" / "entropy of each head's ..."). A title with markup of
+    its own (a <br> already) is left as it is."""
+    if "<" in text or text_em(html.unescape(text)) * font <= px:
+        return [text]
+    fits = lambda line: text_em(html.unescape(line)) * font <= px
+    head, sep, rest = text.partition(": ")
+    lines, words = ([head + ":"], rest.split(" ")) if sep and fits(head + ":") else ([], text.split(" "))
+    line = ""
+    for word in words:
+        if line and not fits(f"{line} {word}"):
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
+
+
+def responsive(data: list[dict], layout: dict, narrow_layout: dict, narrow_data: dict | None = None,
+               traces: list[int] | None = None) -> dict:
+    """`layout` with its narrow variant in layout.meta: {"narrow": ..., "wide": ...}, each the arguments of
+    one Plotly.update(gd, data, layout, traces) (attribute paths as keys, per-trace lists for `data`). "wide"
+    holds the values the figure has now, so a plot that narrows and widens again is the figure as built.
+    Titles get NARROW_TITLE_FONT there without being asked."""
+    title, auto = layout.get("title") or {}, {}
+    if title and (_get(title, "font.size") or TITLE_FONT) > NARROW_TITLE_FONT:
+        auto["title.font.size"] = NARROW_TITLE_FONT
+        if "subtitle" in title:
+            auto["title.subtitle.font.size"] = NARROW_TITLE_FONT - 3
+        text = title.get("text") or ""
+        lines = wrap_title(text)
+        if len(lines) > 1:
+            auto["title.text"] = "<br>".join(lines)
+            auto["margin.t"] = (_get(layout, "margin.t") or 80) + (NARROW_TITLE_FONT + 5) * (len(lines) - 1)
+    narrow_layout = {**auto, **narrow_layout}
+    if "margin.t" in auto and "height" in narrow_layout:  # the title's second line takes room from the margin,
+        narrow_layout["height"] += auto["margin.t"] - (_get(layout, "margin.t") or 80)  # not from the plot
+    narrow_data, traces = narrow_data or {}, traces or []
+    if any(len(v) != len(traces) for v in narrow_data.values()):
+        raise ValueError("narrow_data needs one value per index in `traces`")
+    wide = {"layout": {k: _get(layout, k) for k in narrow_layout},
+            "data": {k: [_get(data[i], k) for i in traces] for k in narrow_data}, "traces": traces}
+    narrow = {"layout": narrow_layout, "data": narrow_data, "traces": traces}
+    return dict(layout, meta={"narrow": narrow, "wide": wide})
+
+
+def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, narrow_layout: dict | None = None,
+            gaps: list[float] | None = None, narrow_data: tuple[dict, list[int]] | None = None) -> go.Figure:
+    """`fig` (side-by-side subplots, as make_subplots lays them out) with a narrow layout in which every subplot
+    stands under the one before it (reading order), as wide as the plot: `bands` its height in px (default:
+    its height now, at most 260), `gap` (or one per pair, `gaps`) px between two for the upper one's tick labels
+    and the lower one's title. Subplot titles, colour bars and the height follow; `narrow_layout` adds to it
+    (e.g. tick fonts for the new widths), `narrow_data` = (restyle, trace indices) too. A figure of one subplot
+    only gets the narrow title (and what the caller adds)."""
+    d = fig.to_dict()
+    data, layout = d["data"], d["layout"]
+    axes = sorted(((k[5:], v) for k, v in layout.items() if re.fullmatch(r"xaxis\d*", k)), key=lambda kv: kv[0])
+    panels = []  # (x suffix, y suffix, x domain, y domain)
+    for xs, xa in axes:
+        ys = (xa.get("anchor") or "y")[1:]
+        ya = layout.get(f"yaxis{ys}", {})
+        panels.append((xs, ys, xa.get("domain", [0.0, 1.0]), ya.get("domain", [0.0, 1.0])))
+    panels.sort(key=lambda p: (-round(p[3][1], 6), p[2][0]))
+    extra = dict(narrow_layout or {})
+    traces, tdata = [], {}
+    if len(panels) > 1:
+        height, margin = layout.get("height") or 450, layout.get("margin") or {}
+        inner = height - (margin.get("t", 100)) - (margin.get("b", 80))
+        bands = bands or [min(260.0, max(100.0, (p[3][1] - p[3][0]) * inner)) for p in panels]
+        gaps = gaps or [gap] * (len(panels) - 1)
+        total = sum(bands) + sum(gaps)
+        top, where = 1.0, {}
+        for i, ((xs, ys, xd, yd), band) in enumerate(zip(panels, bands)):
+            y1 = top
+            y0 = max(0.0, y1 - band / total)
+            where[(xs, ys)] = (y0, y1)
+            extra.update({f"xaxis{xs}.domain": [0.0, 1.0], f"yaxis{ys}.domain": [y0, y1],
+                          f"xaxis{xs}.automargin": True, f"yaxis{ys}.automargin": True})
+            for j, a in enumerate(layout.get("annotations") or []):  # its subplot title (make_subplots places it)
+                if (a.get("xref"), a.get("yref")) == ("paper", "paper") and a.get("yanchor") == "bottom" \
+                        and abs(a.get("x", -1) - (xd[0] + xd[1]) / 2) < 1e-6 and abs(a.get("y", -1) - yd[1]) < 1e-6:
+                    extra.update({f"annotations[{j}].x": 0.5, f"annotations[{j}].y": y1,
+                                  f"annotations[{j}].font.size": min(13, _get(a, "font.size") or 16)})
+            top = y0 - (gaps[i] / total if i < len(gaps) else 0)
+        extra["height"] = int(total + margin.get("t", 100) + margin.get("b", 80))
+        # plotly's 80 px side margins were half of a phone's plot: the labels and colour bars take their own room
+        extra.update({"margin.l": 10, "margin.r": 10})
+        # colour bars beside their own panel (a shared colour axis: beside the panels that use it)
+        for i, tr in enumerate(data):
+            y0, y1 = where.get(((tr.get("xaxis") or "x")[1:], (tr.get("yaxis") or "y")[1:]), (0.0, 1.0))
+            if tr.get("coloraxis"):
+                ca = tr["coloraxis"]
+                lo, hi = extra.get(f"_{ca}", (1.0, 0.0))
+                extra[f"_{ca}"] = (min(lo, y0), max(hi, y1))
+            else:  # a heatmap's own colour bar, or a marker's (None: the trace has none, nothing changes)
+                own = tr.get("type") == "heatmap" and tr.get("showscale") is not False
+                marker = bool(_get(tr, "marker.showscale"))
+                if own or marker:
+                    traces.append(i)
+                    for key, value in (("y", (y0 + y1) / 2), ("len", y1 - y0), ("yanchor", "middle")):
+                        tdata.setdefault(f"colorbar.{key}", []).append(value if own else None)
+                        tdata.setdefault(f"marker.colorbar.{key}", []).append(value if marker else None)
+        for ca in [k[1:] for k in extra if k.startswith("_coloraxis")]:
+            lo, hi = extra.pop(f"_{ca}")
+            extra.update({f"{ca}.colorbar.y": (lo + hi) / 2, f"{ca}.colorbar.len": hi - lo,
+                          f"{ca}.colorbar.yanchor": "middle"})
+    per_trace = {i: {k: v[n] for k, v in tdata.items()} for n, i in enumerate(traces)}
+    for key, values in (narrow_data[0].items() if narrow_data else ()):
+        for i, v in zip(narrow_data[1], values):
+            per_trace.setdefault(i, {})[key] = v
+    traces = sorted(per_trace)
+    keys = sorted({k for d in per_trace.values() for k in d})
+    tdata = {k: [per_trace[i].get(k) for i in traces] for k in keys}  # None: that trace keeps its own
+    layout = responsive(data, layout, extra, tdata, traces)
+    return fig.update_layout(meta=layout["meta"])
+
+
+# axis titles such as "query: the decoder input it reads" ran past a narrow plot's edge at 14 px
+NARROW_AXIS_TITLES = {"xaxis.title.font.size": 12, "yaxis.title.font.size": 12}
+
+
+def _narrow_cell(n: int, cell: float) -> float:
+    """A matrix cell in a narrow plot: the desktop cell, or less where n of them would not fit."""
+    return min(cell, NARROW_MATRIX_PX / max(n, 1))
+
+
 # ----------------------------------------------------------------------------- heatmaps
 
 
@@ -234,14 +384,23 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     cell = _cell_px(max(nq, nk))
     title = _title(title, xs + ys, w0)
     angle = x_angle(xs, cell)
-    return _figure([trace], dict(
-        title=title, shapes=shapes, font=dict(size=BASE_FONT),
-        height=int(170 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
+
+    def height(cell, angle, frame=170):  # frame: title, axis titles, margins (less in a narrow plot: no room to spare)
+        return int(frame + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title))
+
+    layout = dict(
+        title=title, shapes=shapes, font=dict(size=BASE_FONT), height=height(cell, angle),
         xaxis=_token_axis(xs, x_title, angle, cell),
         # square cells; the y axis runs top to bottom like the matrix it shows
         yaxis=dict(_token_axis(ys, y_title, px=cell), range=[nq - 0.5, -0.5],
                    scaleanchor="x", scaleratio=1, constrain="domain"),
-        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white"))
+        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white")
+    narrow = _narrow_cell(max(nq, nk), cell)
+    slant = x_angle(xs, narrow)
+    layout = responsive([trace], layout, {
+        "height": height(narrow, slant, 130), "xaxis.tickangle": slant, **NARROW_AXIS_TITLES,
+        "xaxis.tickfont.size": tick_font(nk, narrow), "yaxis.tickfont.size": tick_font(nq, narrow)})
+    return _figure([trace], layout)
 
 
 def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str],
@@ -291,6 +450,23 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
         layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], angle, cell), domain=[d0, d1], anchor=f"y{n}")
         layout[f"yaxis{n}"] = dict(_token_axis(ys, w0["query"], px=cell), domain=[0.0, 1.0], anchor=f"x{n}",
                                    range=[nq - 0.5, -0.5], constrain="domain", scaleanchor=f"x{n}")
+    # narrow: the softmax panel under the scores, each as wide as the plot (side by side, ~130 px each)
+    small = _narrow_cell(max(nq, nk), _cell_px(max(nq, nk)))
+    slant = x_angle(xs, small)
+    panel, ticks = small * nq, 8 * max(map(len, xs), default=0) if slant else 0
+    gap = 75 + ticks  # the upper panel's key tokens and axis title, then the lower panel's title
+    f = panel / (2 * panel + gap)  # each panel's share of the plot's height
+    axes = {}
+    for n, y in (("", [1 - f, 1.0]), ("2", [0.0, f])):
+        axes.update({f"xaxis{n}.domain": [0.0, 1.0], f"yaxis{n}.domain": y, f"xaxis{n}.tickangle": slant,
+                     f"xaxis{n}.tickfont.size": tick_font(nk, small), f"yaxis{n}.tickfont.size": tick_font(nq, small)})
+    layout = responsive(traces, layout, {
+        "height": int(2 * panel + gap + (125 if "subtitle" in title else 95) + 50 + ticks), **axes, **NARROW_AXIS_TITLES,
+        "xaxis2.title.font.size": NARROW_AXIS_TITLES["xaxis.title.font.size"],
+        "yaxis2.title.font.size": NARROW_AXIS_TITLES["yaxis.title.font.size"],
+        "annotations[0].x": 0.5, "annotations[1].x": 0.5, "annotations[1].y": f},
+        {"colorbar.x": [1.0, None, 1.0], "colorbar.y": [1 - f / 2, None, f / 2], "colorbar.len": [f, None, f],
+         "textfont.size": [None, int(np.clip(small / 2.2, 8, 22)), None]}, traces=[0, 1, 2])
     return _figure(traces, layout)
 
 
@@ -352,6 +528,11 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                   shapes=shapes, annotations=notes, font=dict(size=BASE_FONT),
                   coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=colorbar()),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
+    # narrow: a map ~240/H px wide, its row a little taller (a 12 x 6 BERT was 1,650 px of 36 px wide maps)
+    row = float(np.clip(1.2 * 240 / H, 36, cell))
+    label = min(BASE_FONT, max(9, int(240 / H / 2.4)))  # "H3" "H4" apart over 8 heads
+    layout = responsive(traces, layout, {"height": int(110 + L * row),  # Gradio makes the top margin 100 px
+                                         **{f"annotations[{i}].font.size": label for i in range(len(notes))}})
     return _figure(traces, layout)
 
 
@@ -376,12 +557,21 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
     px = 1000 / max(len(w), 1)  # a bar's slot in a ~1000 px wide plot
     angle = x_angle(names, px)
     title = _title(title, names, w0)
-    return _figure([bar], dict(
-        title=title, font=dict(size=BASE_FONT),
-        height=340 + (8 * max(map(len, names), default=0) if angle else 0) + 20 * ("subtitle" in title),
+
+    def height(angle):
+        return 340 + (8 * max(map(len, names), default=0) if angle else 0) + 20 * ("subtitle" in title)
+
+    layout = dict(
+        title=title, font=dict(size=BASE_FONT), height=height(angle),
         xaxis=_token_axis(names, w0["source_token"], angle, px),
         yaxis=dict(title=dict(text=_esc(w0["attention_weight"])), range=[0, 1.08]),
-        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white"))
+        margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white")
+    narrow = 260 / max(len(w), 1)  # a bar's slot in a ~330 px plot
+    slant = x_angle(names, narrow)
+    layout = responsive([bar], layout, {"height": height(slant), "xaxis.tickangle": slant,
+                                        "xaxis.tickfont.size": tick_font(len(w), narrow)},
+                        {"textfont.size": [int(np.clip(narrow / 2.6, 8, BASE_FONT))]}, traces=[0])
+    return _figure([bar], layout)
 
 
 def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions",

@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from explorer.figures import BASE_FONT, TITLE_FONT, WORD_START, colorbar, tick_font, x_angle
+from explorer.figures import NARROW_MATRIX_PX, BASE_FONT, TITLE_FONT, WORD_START, colorbar, stacked, tick_font, x_angle
 
 BLUES = "Blues"
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
@@ -98,6 +98,22 @@ def _map_ticks(tokens, px: float, font: int, slanted: bool = False) -> dict:
     ticks = {"tickmode": "array", "tickvals": keep, "ticktext": [_esc(tokens[i]) for i in keep],
              "tickfont": {"size": int(np.clip(room / LINE_EM, MIN_TICK_FONT, font))}}
     return dict(ticks, tickangle=angle) if slanted else ticks
+
+
+def _narrow_ticks(tokens, band: float, axes=("", "2")) -> dict:
+    """A narrow (phone) layout's tick labels for token maps NARROW_MATRIX_PX wide and `band` px tall: fonts
+    that fit, x labels slanted where level ones would collide (see explorer.figures.responsive)."""
+    n, px = max(len(tokens), 1), NARROW_MATRIX_PX / max(len(tokens), 1)
+    out = {}
+    for a in axes:
+        out.update({f"xaxis{a}.tickfont.size": tick_font(n, px), f"xaxis{a}.tickangle": x_angle(tokens, px),
+                    f"yaxis{a}.tickfont.size": tick_font(n, band / n)})
+    return out
+
+
+def _slant_room(tokens) -> float:
+    """px under a map for its slanted x tick labels (as the desktop figures reserve them)."""
+    return 8 * max((len(str(t)) for t in tokens), default=0)
 
 
 def _int_dtick(n: int, most: int = 20) -> int:
@@ -212,7 +228,9 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     tokens = [t for r in results for k in ("source_tokens", "target_tokens") for t in _field(r, k)]
     fig.update_layout(height=height, margin={"t": 100, "b": 90}, legend={"orientation": "h", "y": -0.12},
                       title=_title("", tokens, w), font={"size": BASE_FONT})
-    return fig
+    # a phone: the maps one under another (five in a row were ~45 px each), then the entropy
+    longest = max((len(str(t)) for r in results for t in _field(r, "source_tokens")), default=0)
+    return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest, narrow_layout={"legend.y": -0.03})
 
 
 # ----------------------------------------------------------------------------- 2. BLEU by length
@@ -269,7 +287,9 @@ def length_figure(rows, message: str = "", labels: dict | None = None,
     fig.update_yaxes(title_text=_esc(w["test_bleu"]), rangemode="tozero", row=1, col=1)
     fig.update_layout(barmode="group", height=480, title=_title(message, [], w) if message else None,
                       legend={"orientation": "h", "y": -0.25}, font={"size": BASE_FONT})
-    return fig
+    # a phone: the directions one under another, each with its own BLEU ticks (side by side they shared one)
+    return stacked(fig, [300.0] * len(directions), gap=130,
+                   narrow_layout={f"yaxis{i}.showticklabels": True for i in range(2, len(directions) + 1)})
 
 
 # ----------------------------------------------------------------------------- 3. rollout
@@ -297,7 +317,8 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
         fig.update_yaxes(**_ticks(tokens, px_y), autorange="reversed", row=1, col=col)
     fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90},
                       coloraxis={"colorscale": BLUES, "cmin": 0.0, "cmax": top, "colorbar": colorbar()})
-    return fig
+    band = float(np.clip(16 * n, 200, 420))  # a row for each token's label
+    return stacked(fig, [band, band], gap=80 + _slant_room(tokens), narrow_layout=_narrow_ticks(tokens, band))
 
 
 def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = None) -> go.Figure:
@@ -315,7 +336,7 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
     fig.update_layout(title=_title(title, [], w), height=380, font={"size": BASE_FONT})
-    return fig
+    return stacked(fig)
 
 
 # ----------------------------------------------------------------------------- 4. positions
@@ -335,7 +356,7 @@ def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     fig.update_xaxes(title_text=_esc(w["position"]), row=1, col=2)
     fig.update_yaxes(title_text=_esc(w["position"]), autorange="reversed")
     fig.update_layout(height=480, font={"size": BASE_FONT})
-    return fig
+    return stacked(fig, [260.0, 260.0], gap=110)
 
 
 def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe_norm,
@@ -359,7 +380,10 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     legend_y = -min(0.3, 140 / (height - 180))  # ~140 px under the plot, below the slanted tokens
     fig.update_layout(height=height, barmode="group", legend={"orientation": "h", "y": legend_y},
                       font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90})
-    return fig
+    band = float(np.clip(16 * n, 200, 420))
+    ticks = {**_narrow_ticks(tokens, band), **_narrow_ticks(tokens, 220.0, axes=("3",))}
+    return stacked(fig, [band, band, 220.0], gap=80 + _slant_room(tokens),
+                   narrow_layout={**ticks, "legend.y": -0.06})
 
 
 # ----------------------------------------------------------------------------- 5. contextual vectors
@@ -391,7 +415,10 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
                      ticktext=[str(i + 1) for i in range(len(numbered))], row=1, col=1)
     fig.update_xaxes(range=[min(0.0, float(st.min()) if st.size else 0.0), 1.0], row=1, col=2)
     fig.update_layout(height=380, title=_title(source, [], w) if source else None, font={"size": BASE_FONT})
-    return fig
+    n = max(len(numbered), 1)  # the bars go under the map, and both name the sentences by number (the table
+    numbers = [str(i + 1) for i in range(len(numbered))]  # under the figure has them in full): a phone's width
+    return stacked(fig, [max(160.0, 45.0 * n), max(120.0, 30.0 * n)], gap=90,  # went to the sentences
+                   narrow_layout={"yaxis.ticktext": numbers, "yaxis2.ticktext": numbers, "yaxis2.showticklabels": True})
 
 
 # ----------------------------------------------------------------------------- 6. query / key
@@ -432,7 +459,10 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
     fig.update_yaxes(range=[0, 1], row=3, col=2)
     fig.update_layout(height=820, margin=dict(b=110, t=90),  # the slanted key tokens under the bars, "[CLS]" in full
                       font={"size": BASE_FONT}, title=_title("", tokens, w))
-    return fig
+    ticks = {f"{a}.{k}": v for a in ("xaxis3", "xaxis4") for k, v in
+             (("tickfont.size", tick_font(n, 260 / n)), ("tickangle", x_angle(tokens, 260 / n)))}
+    ticks["yaxis2.tickfont.size"] = tick_font(n, 220 / n)
+    return stacked(fig, [40.0, 220.0, 200.0, 200.0], gaps=[70, 80, 90 + _slant_room(tokens)], narrow_layout=ticks)
 
 
 # ----------------------------------------------------------------------------- beam search
@@ -509,4 +539,7 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     tokens = [n["token"] for n in nodes]
     fig.update_layout(height=max(320, 90 * len(hyps) + 160), font={"size": BASE_FONT}, title=_title("", tokens, w),
                       margin={"t": 90})
-    return fig
+    # a phone: the tree under the scores, its nodes without their tokens (22 steps in ~250 px ran them together;
+    # a tap on a node still names it)
+    return stacked(fig, [40.0 * len(hyps) + 40, 70.0 * len(hyps) + 60], gap=110,
+                   narrow_data=({"mode": ["markers"]}, [2]))

@@ -12,7 +12,7 @@ tick labels) or as the app's clean error message.
 The analysis views get the same treatment, one test each: score functions, beam search (and
 its hypothesis chooser), rollout, query · key, contextual vs static, positional encoding,
 attention over training (its snapshot slider), a 5-second live training, BLEU by length, and
-the Korean interface (the language switch), each with its screenshot.
+the Korean interface (the language switch), and a phone's narrow layouts, each with its screenshot.
 
 Uses Debian's Chromium (/usr/bin/chromium): Playwright's own browser download needs the
 network, which CI and this sandbox do not have.
@@ -47,6 +47,7 @@ SCREENSHOTS = ROOT / "assets" / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}  # a phone held upright, in CSS pixels
 FIRST_CALL_MS = 60_000  # the first model call of a cold server on a busy 2-core machine; typically ~4 s
 STEP_MS = 30_000  # anything after that (a redraw, a tab switch)
 
@@ -129,12 +130,15 @@ def browser():
 class Page:
     """A fresh page on the app, recording console errors, page errors and dialogs."""
 
-    def __init__(self, browser, url, zoom: float = 1.0):
+    def __init__(self, browser, url, zoom: float = 1.0, phone: bool = False):
         self.host = urlparse(url).hostname
         # zoom < 1: the page as a browser zoomed out to `zoom` lays it out (more CSS pixels in the
-        # window); screenshots keep VIEWPORT's size in pixels
-        self.context = browser.new_context(viewport={k: round(v / zoom) for k, v in VIEWPORT.items()},
-                                           device_scale_factor=zoom)
+        # window); screenshots keep VIEWPORT's size in pixels. phone: a phone held upright, touch screen.
+        if phone:
+            self.context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        else:
+            self.context = browser.new_context(viewport={k: round(v / zoom) for k, v in VIEWPORT.items()},
+                                               device_scale_factor=zoom)
         self.page = self.context.new_page()
         self.errors, self.dialogs = [], []
         self.refusals = 0  # validator refusals a test provokes on purpose (Gradio answers them with HTTP 422)
@@ -643,6 +647,68 @@ def test_korean_interface(ui, tmp_path):
 def _nothing_injected(ui):
     assert ui.page.locator('img[src="x"]').count() == 0, "an <img> from the input reached the DOM"
     assert not ui.page.evaluate("() => [...document.scripts].some(s => s.textContent.includes('alert(1)'))")
+
+
+# Per visible plot that carries a narrow layout: which one it shows (the page's mark on its layout), its width,
+# whether its title fits inside it, and whether any two level x tick labels overlap.
+FIT_JS = """
+() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter(p => p.offsetWidth > 0 && p.layout && p.layout.meta && p.layout.meta.narrow)
+  .map(p => {
+    const box = p.getBoundingClientRect(), t = p.querySelector('.gtitle');
+    const r = t ? t.getBoundingClientRect() : box;
+    const ticks = [...p.querySelectorAll('.xtick text')]  // level labels (a slanted one's box is no guide)
+      .filter(e => !/rotate\((?!0[,)])/.test(e.getAttribute('transform') || ''))
+      .map(e => e.getBoundingClientRect()).filter(b => b.width > 0).sort((a, b) => a.left - b.left);
+    const overlap = ticks.some((b, i) => i > 0 && b.left < ticks[i - 1].right - 1
+                                      && b.top < ticks[i - 1].bottom - 1 && ticks[i - 1].top < b.bottom - 1);
+    return {title: t ? t.textContent : '', fit: p.layout._aeFit || 'wide', width: box.width,
+            titleInside: r.left >= box.left - 1 && r.right <= box.right + 1, overlap,
+            titleFont: p._fullLayout.title.font.size, xdomain: p._fullLayout.xaxis.domain};
+  })"""
+
+
+def _fitted(ui, layout: str, count: int, prefix: str = "") -> list[dict]:
+    """Until at least `count` visible plots whose title starts with `prefix` carry a narrow layout and all of
+    them show `layout` ("narrow" or "wide"); what FIT_JS saw of them."""
+    js = (f"([layout, count, prefix]) => {{ const f = ({FIT_JS})().filter(x => x.title.startsWith(prefix)); "
+          "return f.length >= count && f.every(x => x.fit === layout) && f; }")
+    return ui.page.wait_for_function(js, arg=[layout, count, prefix], timeout=STEP_MS).json_value()
+
+
+def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browser, app_url, tmp_path):
+    """At 390 px (a phone held upright) the figures take the narrow layout they carry: titles inside the plot
+    (two lines where long), heatmap tick labels slanted where level ones would run together, the masked scores
+    stacked; the same page made wide again shows the desktop figures."""
+    ui = Page(browser, app_url, phone=True)
+    try:
+        panel = ui.tab("Transformer")
+        panel.get_by_role("button", name="Translate").click()
+        expect(panel.get_by_role("textbox", name="Translation")).not_to_have_value("", timeout=FIRST_CALL_MS)
+        ui.wait_for_plots("all layers × heads", "layer 1, head 1", timeout=FIRST_CALL_MS)  # (titles may break)
+        figs = _fitted(ui, "narrow", 2)
+        for f in figs:
+            assert f["width"] < 560 and f["titleInside"] and not f["overlap"], f
+            assert f["titleFont"] == 15, f
+        ui.screenshot("phone", panel.get_by_role("textbox", name="Translation"), tmp_path)
+
+        ui.page.get_by_role("button", name="More tabs").locator("visible=true").last.click()
+        ui.page.locator(".overflow-dropdown button").filter(
+            has_text=re.compile("^Decoder masked self-attention$")).first.click()
+        ui.wait_for_plots("Decoder masked scores")
+        figs = _fitted(ui, "narrow", 3, "Decoder")
+        for f in figs:
+            assert f["titleInside"] and not f["overlap"], f
+        masked = next(f for f in figs if f["title"].startswith("Decoder masked scores"))
+        assert masked["xdomain"] == [0, 1], masked  # scores above softmax, each the plot's full width
+
+        ui.page.set_viewport_size(VIEWPORT)  # the phone turned into a desktop window: desktop figures again
+        figs = _fitted(ui, "wide", 3)
+        assert all(f["titleFont"] == 20 and f["width"] > 560 for f in figs), figs
+        assert next(f for f in figs if f["title"].startswith("Decoder masked scores"))["xdomain"] == [0, 0.42]
+        ui.assert_clean()
+    finally:
+        ui.context.close()
 
 
 def test_html_and_script_in_the_inputs_stay_text(ui):

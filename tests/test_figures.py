@@ -1,6 +1,7 @@
 """explorer/figures.py on synthetic arrays: every number in a figure is the array's, masked
 cells are marked, repeated tokens keep their own cells, user text is escaped, and the grid
 works for any layers x heads."""
+import html
 import json
 import re
 import subprocess
@@ -338,3 +339,93 @@ def test_hover_words_follow_the_language():
     assert en.data[5].hovertemplate.startswith("layer 2 · head 3<br>query %{y}<br>key %{x}<br>value: ")
     assert fg.head_grid(np.zeros((0, 0, 4, 4)), SENTENCE[:4], SENTENCE[:4], "g",
                         labels={"no_heads": "헤드 없음"}).layout.annotations[0].text == "헤드 없음"
+
+
+# ----------------------------------------------------------------------------- narrow (phone) layouts
+
+
+def _apply(fig, which: str):
+    """`fig` after the page's Plotly.update(gd, meta[which].data, meta[which].layout, traces), done through
+    plotly's validators: a misspelt attribute path or an invalid value raises."""
+    u = fig.layout.meta[which]
+    out = fig.__class__(fig)  # a copy
+    for path, value in u["layout"].items():
+        out.layout[path] = value
+    other = "wide" if which == "narrow" else "narrow"
+    for path, values in u["data"].items():
+        assert len(values) == len(u["traces"]), path
+        for i, value, there in zip(u["traces"], values, fig.layout.meta[other]["data"][path]):
+            if value is None and there is None:  # (a key that this trace does not have: left alone)
+                continue
+            out.data[i][path] = value
+    return out
+
+
+def _responsive_figures():
+    s, p = causal(len(SENTENCE))
+    title = "Decoder masked self-attention: layer 1, head 1"  # ~320 px at 15 px: two lines on a phone
+    return {"heatmap": fg.heatmap(p, SENTENCE, SENTENCE, title), "masked": fg.masked_scores(s, p, SENTENCE, SENTENCE),
+            "bars": fg.attention_bars(p[-1], SENTENCE, "b"), "grid": fg.head_grid(probs(12, 6, 6, 6), SENTENCE,
+                                                                                    SENTENCE, "g"),
+            "long": fg.heatmap(probs(len(LONG), len(LONG)), LONG, LONG, "h")}
+
+
+@pytest.mark.parametrize("name", ["heatmap", "masked", "bars", "grid", "long"])
+def test_narrow_layout_is_valid_and_wide_gives_the_figure_back(monkeypatch, name):
+    monkeypatch.setattr(fg, "VALIDATE", True)
+    fig = _responsive_figures()[name]
+    meta = fig.layout.meta
+    assert meta["narrow"]["layout"].keys() == meta["wide"]["layout"].keys()
+    assert meta["narrow"]["data"].keys() == meta["wide"]["data"].keys()
+    narrow = _apply(fig, "narrow")
+    if name in ("heatmap", "grid", "long"):  # (the masked panels stack, the bars' labels slant: taller)
+        assert narrow.layout.height < fig.layout.height  # a phone's matrix is not a projector's
+    assert narrow.layout.title.font.size == fg.NARROW_TITLE_FONT < fig.layout.title.font.size
+    back = _apply(narrow, "wide")
+    assert _pruned(json.loads(back.to_json())) == _pruned(json.loads(fig.to_json()))  # widened: the figure as built
+
+
+def _pruned(obj):
+    """A figure's JSON without empty objects (a font whose only size was set to null and back: the same figure)."""
+    if isinstance(obj, dict):
+        kept = {k: _pruned(v) for k, v in obj.items()}
+        return {k: v for k, v in kept.items() if v != {}}
+    return [_pruned(v) for v in obj] if isinstance(obj, list) else obj
+
+
+def test_narrow_layout_slants_what_would_collide_and_breaks_long_titles():
+    figs = _responsive_figures()
+    heat, masked, grid = (_apply(figs[k], "narrow") for k in ("heatmap", "masked", "grid"))
+    # level on a projector (72 px cells), slanted in a phone's ~27 px cells, where "▁student" would run into "▁a"
+    assert figs["heatmap"].layout.xaxis.tickangle == 0 and heat.layout.xaxis.tickangle == -60
+    assert heat.layout.title.text == "Decoder masked self-attention:<br>layer 1, head 1"
+    assert heat.layout.margin.t > figs["heatmap"].layout.margin.t  # the second line has its room
+    assert _apply(figs["bars"], "narrow").layout.title.text == "b"  # a short title stays on one line
+    # the masked scores stack: both panels the plot's full width, scores above softmax, apart
+    (x1, x2), (y1, y2) = (masked.layout.xaxis.domain, masked.layout.xaxis2.domain), \
+        (masked.layout.yaxis.domain, masked.layout.yaxis2.domain)
+    assert tuple(x1) == tuple(x2) == (0.0, 1.0) and y2[1] < y1[0]
+    assert masked.layout.annotations[1].y == pytest.approx(y2[1])  # "softmax" titles the lower panel
+    bars = [tr.colorbar for tr in masked.data if tr.showscale is not False]
+    assert bars[0].y > y1[0] and bars[1].y < y2[1]  # each colour bar beside its own panel
+    # the 12-layer grid: a phone's screen or two, not 1,650 px
+    assert grid.layout.height <= 800 < figs["grid"].layout.height
+    assert {a.font.size for a in grid.layout.annotations} == {fg.BASE_FONT}  # 6 heads: "H1".."H6" fit
+    eight = _apply(fg.head_grid(probs(3, 8, 6, 6), SENTENCE, SENTENCE, "g"), "narrow")  # ~30 px a head
+    assert {a.font.size for a in eight.layout.annotations} == {12}  # "H3H4" ran together at 14 px
+    # past the matrix budget tick labels shrink, never below the floor
+    long = _apply(figs["long"], "narrow")
+    assert fg.tick_font(1, 1) <= long.layout.xaxis.tickfont.size < figs["long"].layout.xaxis.tickfont.size
+
+
+@pytest.mark.parametrize("text", ["Layer 12: entropy of each head's attention row (nats; uniform = log 17 = 2.83)",
+                                  "디코더 마스크드 셀프 어텐션: 레이어 1, 헤드 1", "Encoder self-attention: all layers × heads",
+                                  "a " * 60, "&lt;img src=x onerror=alert(1)&gt; " * 4, "short"])
+def test_a_long_title_breaks_into_lines_that_fit_a_phone(text):
+    lines = fg.wrap_title(text)
+    assert " ".join(lines).split() == text.split()  # every word, in order, none cut
+    for line in lines:  # each fits (a single word longer than the width stands alone)
+        assert fg.text_em(html.unescape(line)) * fg.NARROW_TITLE_FONT <= fg.NARROW_TITLE_PX or " " not in line
+    if ": " in text and len(lines) > 1:
+        assert lines[0].endswith(":")  # "Layer 12:" above what it names
+    assert fg.wrap_title("already<br>two lines" + " x" * 50) == ["already<br>two lines" + " x" * 50]

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 import torch
+import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from explorer import lab
@@ -595,3 +596,92 @@ def test_shipped_bleu_by_length_numbers_are_the_models_current_ones():
     now = lab.length_table()
     assert shipped["rows"] == json.loads(json.dumps(now.table.to_dict("records")))
     assert {r["model"] for r in shipped["rows"]} >= {"transformer-en-fr", "transformer-ko-en", "seq2seq-none"}
+
+
+# ----------------------------------------------------------------------------- a phone's narrow layouts
+
+
+def _lab_figures():
+    """One of every lab figure of side-by-side panels, from small synthetic records."""
+    rng = np.random.default_rng(0)
+    toks = ["▁The", "▁animal", "▁didn", "'", "t", "▁cross", "."]
+    n = len(toks)
+    att = rng.random((n, n))
+    att /= att.sum(-1, keepdims=True)
+    res = [dict(name=f"seq2seq-{s}", score=s, source_tokens=toks, target_tokens=toks[:5], cross=att[:5],
+                entropy=rng.random(5), mean_entropy=0.5, max_entropy=math.log(n)) for s in ("dot", "general")]
+    res.append(dict(name="seq2seq-none", score="none", source_tokens=toks, target_tokens=toks[:5], cross=None,
+                    entropy=None, mean_entropy=None, max_entropy=math.log(n)))
+    rows = [dict(model=m, family=f, direction=d, bucket=b, n=10, bleu=30.0) for m, f, d in
+            (("seq2seq-dot", "RNN + attention", "en-fr"), ("transformer-ko-en", "Transformer", "ko-en"))
+            for b in ("1-4", "5-7")]
+    hyps = [dict(text="a b", tokens=["▁a", "▁b"], logprob=-0.6, score=-0.5, token_logprobs=[-0.1, -0.2, -0.3]),
+            dict(text="a c", tokens=["▁a", "▁c"], logprob=-1.5, score=-1.2, token_logprobs=[-0.1, -0.9, -0.5])]
+    cos = rng.uniform(-1, 1, (n, n))
+    scores = rng.normal(size=n)
+    return {"score_functions": figs.score_functions_figure(res), "length": figs.length_figure(rows),
+            "rollout": figs.rollout_figure(toks, att, att), "entropy": figs.entropy_figure(rng.random((2, 3, n)), n),
+            "positional": figs.positional_figure(rng.uniform(-1, 1, (16, 8)), rng.random((16, 16))),
+            "positional_sentence": figs.positional_sentence_figure(toks, cos, cos, rng.random(n), rng.random(n)),
+            "contextual": figs.contextual_figure(["I sat on the bank.", "The bank lent money."], "bank",
+                                                 np.array([[1.0, 0.4], [0.4, 1.0]]), np.array([0.3, 0.5])),
+            "query_key": figs.query_key_figure(toks, 1, rng.normal(size=4), rng.normal(size=(n, 4)), scores,
+                                               np.exp(scores) / np.exp(scores).sum()),
+            "beam": figs.beam_figure(hyps)}
+
+
+def _narrowed(fig, which="narrow"):
+    out = go.Figure(fig)
+    u, other = fig.layout.meta[which], fig.layout.meta["wide" if which == "narrow" else "narrow"]
+    for path, value in u["layout"].items():
+        out.layout[path] = value  # through plotly's validators: a misspelt path or a bad value raises
+    for path, values in u["data"].items():
+        for i, value, there in zip(u["traces"], values, other["data"][path]):
+            if not (value is None and there is None):  # (None both ways: a key this trace lacks)
+                out.data[i][path] = value
+    return out
+
+
+@pytest.mark.parametrize("name", ["score_functions", "length", "rollout", "entropy", "positional",
+                                  "positional_sentence", "contextual", "query_key", "beam"])
+def test_a_phone_stacks_the_panels_each_the_full_width_in_reading_order(name):
+    """Side by side on a phone (~330 px) five maps were ~45 px each and two panels' titles ran into each
+    other: narrow, every panel spans the width, in reading order, none overlapping the next, its title
+    above it and its colour bar beside it; widened again, the figure is the one built."""
+    fig = _lab_figures()[name]
+    narrow = _narrowed(fig)
+    L = narrow.layout
+    names = [k for k in narrow.to_dict()["layout"] if re.fullmatch(r"xaxis\d*", k) and L[k].domain is not None]
+    panels = sorted(((k, L[k].domain, L[f"yaxis{k[5:]}"].domain) for k in names), key=lambda p: -p[2][1])
+    if len(panels) > 1:
+        wide = sorted((fig.layout[k].domain, fig.layout[f"yaxis{k[5:]}"].domain) for k, _, _ in panels)
+        assert len({(x, y) for x, y in wide}) == len(wide)  # (distinct panels to begin with)
+        for (_, xd, yd), (_, _, below) in zip(panels, panels[1:]):
+            assert tuple(xd) == (0.0, 1.0) and below[1] < yd[0], name  # full width, above the next
+        for a in L.annotations:  # a subplot title sits at the top of some panel, centred
+            if a.yanchor == "bottom" and a.xref == "paper" and a.yref == "paper":
+                assert a.x == 0.5 and any(abs(a.y - yd[1]) < 1e-9 for _, _, yd in panels), (name, a.text)
+        for tr in narrow.data:  # a colour bar beside its own panel, not the whole figure's height
+            if tr.type == "heatmap" and tr.showscale is not False and tr.coloraxis is None:
+                y0, y1 = L[f"yaxis{(tr.yaxis or 'y')[1:]}"].domain
+                assert y0 <= tr.colorbar.y <= y1 and tr.colorbar.len == pytest.approx(y1 - y0), name
+        assert L.height > fig.layout.height  # one under another: taller
+    assert _pruned(json.loads(_narrowed(narrow, "wide").to_json())) == _pruned(json.loads(fig.to_json()))
+
+
+def _pruned(obj):
+    if isinstance(obj, dict):
+        kept = {k: _pruned(v) for k, v in obj.items()}
+        return {k: v for k, v in kept.items() if v != {} and k != "meta"}
+    return [_pruned(v) for v in obj] if isinstance(obj, list) else obj
+
+
+def test_a_phone_names_the_sentences_by_number_and_drops_the_beam_trees_words():
+    f = _lab_figures()
+    ctx = _narrowed(f["contextual"])
+    assert list(ctx.layout.yaxis.ticktext) == list(ctx.layout.yaxis2.ticktext) == ["1", "2"]
+    assert ctx.layout.yaxis2.showticklabels is True
+    assert list(f["contextual"].layout.yaxis.ticktext)[0].startswith("1: I sat")  # wide: the sentences
+    tree = _narrowed(f["beam"]).data[2]
+    assert tree.mode == "markers" and f["beam"].data[2].mode == "markers+text"
+    assert _narrowed(f["length"]).layout.yaxis2.showticklabels is True  # ko-en under en-fr: its own BLEU ticks
