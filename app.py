@@ -712,6 +712,19 @@ _ui_positional = _fields_of(vw.positional_view, "table", "sentence", "text", "fi
 _ui_snapshots = _fields_of(vw.snapshot_view, "heatmap", "entropy", "text", "files")
 
 
+# The first view of the two tabs below is drawn with the page, without its downloads (a file written then
+# would be deleted an hour later, under a page that still links to it): opening the tab writes this
+# session's files, once (files already there: nothing changes).
+@friendly
+def _ui_length_files(files, lang):
+    return [gr.skip()] * 4 if files else _ui_length(lang)
+
+
+@friendly
+def _ui_snapshot_files(files, model, probe, k, layer, lang):
+    return [gr.skip()] * 4 if files else _ui_snapshots(model, probe, k, layer, lang)
+
+
 def _keeping_args(handler):
     """`handler`'s outputs, then the arguments it ran with but the last (the language): a State from
     which the language switch runs it again (`_again`). For the views that keep no record: they are
@@ -1332,8 +1345,8 @@ def build_demo() -> gr.Blocks:
                                   trigger_mode="always_last", concurrency_id="models", api_visibility="private")
 
         # --- training: snapshots, live training, BLEU by length ---------------------------
-        with L(gr.Tab, "tab.training"):
-            with L(gr.Tab, "tab.snapshots"):
+        with L(gr.Tab, "tab.training") as tab_training:
+            with L(gr.Tab, "tab.snapshots") as tab_snapshots:
                 L(gr.Markdown, "snap.intro")
                 sn_names = vw.snapshot_models()
                 meta = _safe_initial(vw.snapshot_meta, sn_names[0]) if sn_names else None
@@ -1385,7 +1398,7 @@ def build_demo() -> gr.Blocks:
                 lv_stop.click(_ui_live_stop, [lv_last, lang], [lv_status, lv_stopped], cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
-            with L(gr.Tab, "tab.length"):
+            with L(gr.Tab, "tab.length") as tab_length:
                 L(gr.Markdown, "len.intro")
                 len_first = _safe_initial(vw.length_view)
                 len_btn = L(gr.Button, "len.refresh", size="sm")
@@ -1397,6 +1410,13 @@ def build_demo() -> gr.Blocks:
                 len_files = _downloads(L)
                 len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models",
                               api_visibility="private")
+                for tab in (tab_training, tab_length):  # their downloads, once the tab is opened
+                    tab.select(_ui_length_files, [len_files, lang], [len_fig, len_table, len_msg, len_files],
+                               show_progress="hidden", api_visibility="private")
+                if sn_names:
+                    for tab in (tab_training, tab_snapshots):
+                        tab.select(_ui_snapshot_files, [sn_files, sn_model, sn_probe, sn_k, sn_layer, lang], sn_views,
+                                   show_progress="hidden", api_visibility="private")
 
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):

@@ -519,6 +519,8 @@ def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
     assert k == n and step == final and int(n) > 1  # it opens on the last snapshot, drawn with the page
     figs = ui.wait_for_figures(f"step {final}", "uniform (log S)", count=2)
     assert next(f for f in figs if f["lines"])["points"] >= int(n)  # one marker per snapshot
+    # its downloads, before anything is moved: opening the tab wrote them (they were an empty box)
+    expect(panel.locator('[aria-label$=".json"]').first).to_be_visible(timeout=STEP_MS)
 
     ui.slide("Snapshot (training progress)", "Home")
     expect(text).to_contain_text(f"(snapshot 1 of {n};")
@@ -578,10 +580,15 @@ def test_train_live_for_five_seconds(ui, tmp_path):
 def test_bleu_by_length_reloads(ui, tmp_path):
     ui.tab("Training")
     panel = ui.sub_tab("BLEU by length")
+    name = panel.locator('[aria-label="bleu-by-length.json"]')
+    expect(name).to_be_visible(timeout=STEP_MS)  # opening the tab wrote them (they were an empty box)
+    link = panel.locator("tr", has=ui.page.locator('[aria-label="bleu-by-length.json"]')).locator("a[href]").first
+    before = link.get_attribute("href")
+    assert before and "bleu-by-length.json" in before, before
     reload = panel.get_by_role("button", name="Reload")
-    reload.click()
+    reload.click()  # (Gradio serves the same bytes at the same address: the link stays)
+    expect(name).to_be_visible(timeout=STEP_MS)
 
-    expect(panel.locator('[aria-label="bleu-by-length.json"]')).to_be_visible(timeout=STEP_MS)  # this click's files
     fig = ui.figure("Test BLEU by source length")
     assert "en-fr" in fig["annotations"] and fig["bars"] >= 5, fig
     n = int(re.search(r"for (\d+) model", fig["title"])[1])
