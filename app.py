@@ -864,11 +864,12 @@ def _ui_live(seconds, attention, probe, lang, request: gr.Request = None):
 
 @friendly
 def _ui_live_stop(last, choice):
-    """Stop: "Stopped." and the flag the language switch reads; after a finished run (nothing to stop)
-    its "Done: …" stays."""
+    """Stop: "Stopped.", the flag the language switch reads and the JSON of the last record on screen (what
+    the run learned until then); after a finished run (nothing to stop) its "Done: …" stays."""
     if last and last[0].done:
         return gr.skip()
-    return [i18n.t("live.stopped", choice), True]
+    files = vw.live_redraw(*last, i18n.lang_code(choice), stopped=True).files if last else gr.skip()
+    return [i18n.t("live.stopped", choice), True, files]
 
 
 @friendly
@@ -1395,7 +1396,7 @@ def build_demo() -> gr.Blocks:
                 lv_run = gr.on([lv_start.click, lv_probe.submit], _ui_live, [lv_seconds, lv_score, lv_probe, lang],
                                [lv_loss, lv_align, lv_out, lv_status, lv_files, lv_last, lv_stopped],
                                concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
-                lv_stop.click(_ui_live_stop, [lv_last, lang], [lv_status, lv_stopped], cancels=[lv_run],
+                lv_stop.click(_ui_live_stop, [lv_last, lang], [lv_status, lv_stopped, lv_files], cancels=[lv_run],
                               queue=False, concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.length") as tab_length:

@@ -517,8 +517,8 @@ def live_view(seconds=20, attention: str = "general", probe: str = live.DEFAULT_
 def live_redraw(p: live.LiveProgress, attention: str, lang: str = "en", stopped: bool = False,
                 downloads: bool = True) -> LiveView:
     """One record of a live run drawn in `lang`: what the run shows at that record, and what the
-    language switch redraws a finished (or `stopped`) run from. The final record's JSON is written
-    once it is done (with `downloads`)."""
+    language switch redraws a finished (or `stopped`) run from. The record's JSON is written once it is
+    done or stopped (with `downloads`): a stopped run's is what it learned until then."""
     words = live_labels(lang)
     loss = lvf.loss_figure(p.loss_steps, p.losses, words)
     align = lvf.alignment_heatmap(p.alignment, p.source_tokens, p.target_tokens,
@@ -526,7 +526,7 @@ def live_redraw(p: live.LiveProgress, attention: str, lang: str = "en", stopped:
     last = f"{p.losses[-1]:.3f}" if p.losses else "–"
     key = "live.done" if p.done else "live.stopped" if stopped else "live.status"
     text = t(key, lang, s=p.elapsed, step=p.step, loss=last)
-    files = write_downloads(f"live-{attention}", p, {}) if p.done and downloads else []
+    files = write_downloads(f"live-{attention}", p, {}) if (p.done or stopped) and downloads else []
     return LiveView(loss, align, p.translation, text, files, p)
 
 

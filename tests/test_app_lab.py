@@ -397,8 +397,13 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     assert app._relabel_live(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
     assert app._relabel_live(None, False, "English", None) == gr.skip()  # called without a request (Python)
     from dataclasses import replace
-    assert app._ui_live_stop(after[5], "English") == [i18n.t("live.stopped", "en"), True]
-    assert app._ui_live_stop(None, "English") == [i18n.t("live.stopped", "en"), True]  # before its first record
+    text, flag, files = app._ui_live_stop(after[5], "English")
+    assert (text, flag) == (i18n.t("live.stopped", "en"), True)
+    (path,) = files  # what it learned until Stop, as JSON: the very record on screen
+    kept = json.loads(Path(path).read_text(encoding="utf-8"))
+    assert kept["step"] == after[5][0].step and kept["losses"] == pytest.approx(after[5][0].losses)
+    assert not kept["done"] and Path(path).name == "live-additive.json"
+    assert app._ui_live_stop(None, "English") == [i18n.t("live.stopped", "en"), True, gr.skip()]  # before a record
     assert app._ui_live_stop((replace(after[5][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
 
 
