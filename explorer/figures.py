@@ -261,8 +261,9 @@ def responsive(data: list[dict], layout: dict, narrow_layout: dict, narrow_data:
             auto["title.text"] = "<br>".join(lines)
             auto["margin.t"] = (_get(layout, "margin.t") or 80) + (NARROW_TITLE_FONT + 5) * (len(lines) - 1)
     narrow_layout = {**auto, **narrow_layout}
-    if "margin.t" in auto and "height" in narrow_layout:  # the title's second line takes room from the margin,
-        narrow_layout["height"] += auto["margin.t"] - (_get(layout, "margin.t") or 80)  # not from the plot
+    height = narrow_layout.get("height", layout.get("height"))
+    if "margin.t" in auto and height:  # the title's next lines take room from the margin, not from the plot
+        narrow_layout["height"] = height + auto["margin.t"] - (_get(layout, "margin.t") or 80)
     narrow_data, traces = narrow_data or {}, traces or []
     if any(len(v) != len(traces) for v in narrow_data.values()):
         raise ValueError("narrow_data needs one value per index in `traces`")
@@ -607,7 +608,7 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
     layout.update(title=title, height=int(90 + n * (60 + 28 * most) + 20 * ("subtitle" in title)),
                   annotations=titles, font=dict(size=BASE_FONT),
                   margin=dict(l=10, r=10, t=100 if "subtitle" in title else 80, b=10), plot_bgcolor="white")
-    return _figure(bars, layout)
+    return _figure(bars, responsive(bars, layout, {}))  # a phone: the title's size (and lines) only
 
 
 def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence prediction",
@@ -617,7 +618,7 @@ def nsp_bars(is_next: float, not_next: float, title: str = "Next-sentence predic
     p = [float(is_next), float(not_next)]
     bar = dict(type="bar", x=["IsNext", "NotNext"], y=p, text=[f"{v:.1%}" for v in p], textposition="outside",
                marker=dict(color=["#2ca02c", "#d62728"]), hovertemplate="%{x}: %{y:.4f}<extra></extra>")
-    return _figure([bar], dict(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=300,
-                               font=dict(size=BASE_FONT),
-                               yaxis=dict(range=[0, 1.1], title=dict(text=_esc(w0["probability"]))),
-                               margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white"))
+    layout = dict(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=300, font=dict(size=BASE_FONT),
+                  yaxis=dict(range=[0, 1.1], title=dict(text=_esc(w0["probability"]))),
+                  margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white")
+    return _figure([bar], responsive([bar], layout, {}))  # a phone: the title's size only
