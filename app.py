@@ -988,6 +988,16 @@ BEAM_WIDTHS = ["60px", "540px", "130px", "130px", "340px"]  # #, translation, lo
 SCORE_WIDTHS = ["190px", "150px", "500px", "180px", "180px"]  # model, score function, translation, two entropies
 MODELS_WIDTHS = ["140px", "75px", "150px", "112px", "150px", "105px", "105px", "363px"]
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
+# Korean lines break between words, not inside them (a browser's default broke "빔 크기" as "빔 크 / 기"); a
+# word too long for its line still breaks. On a phone a plot's label stays on one line: wrapped, it covered the
+# figure's title.
+CSS = """
+.gradio-container { word-break: keep-all; overflow-wrap: break-word; }
+@media (max-width: 600px) {
+  label[data-testid="block-label"].float { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+                                           max-width: 55%; }
+}
+"""
 # Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
 # phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
@@ -1510,4 +1520,4 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=NARROW_JS)
+    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=NARROW_JS, css=CSS)

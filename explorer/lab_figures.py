@@ -230,7 +230,8 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
                       title=_title("", tokens, w), font={"size": BASE_FONT})
     # a phone: the maps one under another (five in a row were ~45 px each), then the entropy
     longest = max((len(str(t)) for r in results for t in _field(r, "source_tokens")), default=0)
-    return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest, narrow_layout={"legend.y": -0.03})
+    return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest,  # its steps: fewer ticks, not jammed
+                   narrow_layout={"legend.y": -0.03, f"xaxis{n + 1}.dtick": _int_dtick(steps, 8)})
 
 
 # ----------------------------------------------------------------------------- 2. BLEU by length
@@ -542,4 +543,5 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     # a phone: the tree under the scores, its nodes without their tokens (22 steps in ~250 px ran them together;
     # a tap on a node still names it)
     return stacked(fig, [40.0 * len(hyps) + 40, 70.0 * len(hyps) + 60], gap=110,
+                   narrow_layout={"xaxis2.dtick": _int_dtick(max(n["depth"] for n in nodes), 8)},
                    narrow_data=({"mode": ["markers"]}, [2]))

@@ -13,7 +13,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures import WORD_START
+from explorer.figures import WORD_START, stacked
 
 COLORSCALE = "Blues"
 
@@ -56,10 +56,19 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
         head["subtitle"] = dict(text=w["word_start"])
     fig.update_layout(
         title=head, margin=dict(l=10, r=10, t=(70 if "subtitle" in head else 40) if title else 10, b=10),
-        xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title=w["source"]),
-        yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title=w["target"]),
+        # automargin: the tokens over the map (slanted where narrow) push the map down instead of running
+        # into the title, and the target tokens push it right
+        xaxis=dict(tickmode="array", tickvals=list(range(S)), ticktext=src, side="top", title=w["source"],
+                   automargin=True),
+        yaxis=dict(tickmode="array", tickvals=list(range(T)), ticktext=tgt, autorange="reversed", title=w["target"],
+                   automargin=True),
         height=max(260, 28 * T + 120))
-    return fig
+    if not title:
+        return fig
+    # a phone: the source tokens over the map slant, and ran into the title; they get their room above it
+    room = 8 * max((len(str(t)) for t in src), default=0) + 20
+    top = max(100, fig.layout.margin.t)  # (Gradio makes a titled plot's top margin at least 100 px)
+    return stacked(fig, narrow_layout={"margin.t": top + room, "height": fig.layout.height + room})
 
 
 def snapshot_heatmap(frames: np.ndarray, k: int, layer: int, source_tokens, target_tokens,
@@ -103,7 +112,8 @@ def entropy_figure(steps, entropy: np.ndarray, max_entropy: float, current: int 
             raise ValueError(f"snapshot {current} out of range 0..{len(steps) - 1}")
         fig.add_vline(x=steps[current], line_color="crimson", line_width=1)
     fig.update_layout(xaxis_title=w["training_step"], yaxis_title=w["entropy_nats"], yaxis_rangemode="tozero",
-                      margin=dict(l=10, r=10, t=10, b=10), height=260, showlegend=e.shape[1] > 1)
+                      # t=40: room for the plot's label (Gradio's, over the plot's top left) above the lines
+                      margin=dict(l=10, r=10, t=40, b=10), height=290, showlegend=e.shape[1] > 1)
     return fig
 
 
