@@ -283,9 +283,8 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
     only gets the narrow title (and what the caller adds)."""
     d = fig.to_dict()
     data, layout = d["data"], d["layout"]
-    axes = sorted(((k[5:], v) for k, v in layout.items() if re.fullmatch(r"xaxis\d*", k)), key=lambda kv: kv[0])
     panels = []  # (x suffix, y suffix, x domain, y domain)
-    for xs, xa in axes:
+    for xs, xa in ((k[5:], v) for k, v in layout.items() if re.fullmatch(r"xaxis\d*", k)):
         ys = (xa.get("anchor") or "y")[1:]
         ya = layout.get(f"yaxis{ys}", {})
         panels.append((xs, ys, xa.get("domain", [0.0, 1.0]), ya.get("domain", [0.0, 1.0])))
@@ -315,12 +314,12 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
         # plotly's 80 px side margins were half of a phone's plot: the labels and colour bars take their own room
         extra.update({"margin.l": 10, "margin.r": 10})
         # colour bars beside their own panel (a shared colour axis: beside the panels that use it)
+        spans = {}  # colour axis -> (lowest, highest) y of the panels using it
         for i, tr in enumerate(data):
             y0, y1 = where.get(((tr.get("xaxis") or "x")[1:], (tr.get("yaxis") or "y")[1:]), (0.0, 1.0))
             if tr.get("coloraxis"):
-                ca = tr["coloraxis"]
-                lo, hi = extra.get(f"_{ca}", (1.0, 0.0))
-                extra[f"_{ca}"] = (min(lo, y0), max(hi, y1))
+                lo, hi = spans.get(tr["coloraxis"], (1.0, 0.0))
+                spans[tr["coloraxis"]] = (min(lo, y0), max(hi, y1))
             else:  # a heatmap's own colour bar, or a marker's (None: the trace has none, nothing changes)
                 own = tr.get("type") == "heatmap" and tr.get("showscale") is not False
                 marker = bool(_get(tr, "marker.showscale"))
@@ -329,8 +328,7 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
                     for key, value in (("y", (y0 + y1) / 2), ("len", y1 - y0), ("yanchor", "middle")):
                         tdata.setdefault(f"colorbar.{key}", []).append(value if own else None)
                         tdata.setdefault(f"marker.colorbar.{key}", []).append(value if marker else None)
-        for ca in [k[1:] for k in extra if k.startswith("_coloraxis")]:
-            lo, hi = extra.pop(f"_{ca}")
+        for ca, (lo, hi) in spans.items():
             extra.update({f"{ca}.colorbar.y": (lo + hi) / 2, f"{ca}.colorbar.len": hi - lo,
                           f"{ca}.colorbar.yanchor": "middle"})
     per_trace = {i: {k: v[n] for k, v in tdata.items()} for n, i in enumerate(traces)}
