@@ -325,7 +325,7 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
                 marker = bool(_get(tr, "marker.showscale"))
                 if own or marker:
                     traces.append(i)
-                    for key, value in (("y", (y0 + y1) / 2), ("len", y1 - y0), ("yanchor", "middle")):
+                    for key, value in (("x", 1.02), ("y", (y0 + y1) / 2), ("len", y1 - y0), ("yanchor", "middle")):
                         tdata.setdefault(f"colorbar.{key}", []).append(value if own else None)
                         tdata.setdefault(f"marker.colorbar.{key}", []).append(value if marker else None)
         for ca, (lo, hi) in spans.items():

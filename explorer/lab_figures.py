@@ -349,7 +349,8 @@ def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     pe, sim = np.asarray(pe, dtype=np.float64), np.asarray(similarity, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["PE(pos, i)", "PE · PEᵀ"], horizontal_spacing=0.1)
     pos, dim = _esc(w["position"]), _esc(w["dimension"])
-    fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1, showscale=False,
+    fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1,  # its bar in the gap between the two
+                             colorbar=colorbar(x=0.455, len=0.9),
                              hovertemplate=f"{pos} %{{y}}, {dim} %{{x}}: %{{z:.3f}}<extra></extra>"), 1, 1)
     fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis",
                              hovertemplate=f"{pos} %{{y}} · {pos} %{{x}}: %{{z:.2f}}<extra></extra>"), 1, 2)

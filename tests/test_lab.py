@@ -665,6 +665,7 @@ def test_a_phone_stacks_the_panels_each_the_full_width_in_reading_order(name):
             if tr.type == "heatmap" and tr.showscale is not False and tr.coloraxis is None:
                 y0, y1 = L[f"yaxis{(tr.yaxis or 'y')[1:]}"].domain
                 assert y0 <= tr.colorbar.y <= y1 and tr.colorbar.len == pytest.approx(y1 - y0), name
+                assert tr.colorbar.x > 1, name  # right of the full-width panels (between two, it would cover one)
         if name == "rollout":  # one colour axis for both maps: its bar spans the two panels
             (_, _, top), (_, _, low) = panels[0], panels[-1]
             assert L.coloraxis.colorbar.len == pytest.approx(top[1] - low[0])
