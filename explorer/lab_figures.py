@@ -365,10 +365,13 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
                                labels: dict | None = None) -> go.Figure:
     """Cosine between positions before and after adding PE, and the sizes of the two parts."""
     w = _words(labels)
-    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.08,
+    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.11,
                         subplot_titles=[_esc(w[k]) for k in ("cos_before", "cos_after", "norms")])
     fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False), 1, 1)
-    fig.add_trace(_heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu"), 1, 2)
+    after = _heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu")
+    # its colour bar beside the two maps it reads for (past the norms' bars, it seemed to be theirs)
+    after.colorbar = colorbar(x=fig.layout.xaxis2.domain[1] + 0.008, len=0.9)
+    fig.add_trace(after, 1, 2)
     x = list(range(len(tokens)))
     fig.add_trace(go.Bar(x=x, y=np.asarray(embedding_norm, dtype=np.float64), name=_esc(w["norm_embedding"])), 1, 3)
     fig.add_trace(go.Bar(x=x, y=np.asarray(pe_norm, dtype=np.float64), name=_esc(w["norm_pe"])), 1, 3)
