@@ -518,7 +518,9 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
                 shapes.append(dict(type="rect", xref=f"{xa} domain", yref=f"{ya} domain", x0=-0.03, x1=1.03,
                                    y0=-0.03, y1=1.03, line=dict(color="#d62728", width=3)))
             if l == 0:
-                notes.append(dict(text=f"H{h + 1}", x=x0 + w / 2, y=1, xref="paper", yref="paper",
+                # xanchor: plotly's "auto" anchors the left third's labels by their left end and the right
+                # third's by their right end, which bunched "H3H4" and "H5 H6" over a phone's 21 px maps
+                notes.append(dict(text=f"H{h + 1}", x=x0 + w / 2, y=1, xref="paper", yref="paper", xanchor="center",
                                   yanchor="bottom", showarrow=False, font=dict(size=BASE_FONT)))
         notes.append(dict(text=f"L{l + 1}", x=-0.005, y=1 - l * (hgt + gap) - hgt / 2, xref="paper", yref="paper",
                           xanchor="right", showarrow=False, font=dict(size=BASE_FONT)))

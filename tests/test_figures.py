@@ -413,6 +413,11 @@ def test_narrow_layout_slants_what_would_collide_and_breaks_long_titles():
     assert {a.font.size for a in grid.layout.annotations} == {fg.BASE_FONT}  # 6 heads: "H1".."H6" fit
     eight = _apply(fg.head_grid(probs(3, 8, 6, 6), SENTENCE, SENTENCE, "g"), "narrow")  # ~30 px a head
     assert {a.font.size for a in eight.layout.annotations} == {12}  # "H3H4" ran together at 14 px
+    heads = [a for a in eight.layout.annotations if a.text.startswith("H")]
+    # centred over their maps: plotly's "auto" anchored the left third's by their left end, the right third's
+    # by their right end (10 px off over a phone's 21 px maps)
+    assert len(heads) == 8 and {a.xanchor for a in heads} == {"center"}
+    assert np.allclose(np.diff([a.x for a in heads]), heads[1].x - heads[0].x)  # evenly spaced
     # past the matrix budget tick labels shrink, never below the floor
     long = _apply(figs["long"], "narrow")
     assert fg.tick_font(1, 1) <= long.layout.xaxis.tickfont.size < figs["long"].layout.xaxis.tickfont.size
