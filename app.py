@@ -868,7 +868,7 @@ def _ui_live_stop(last, choice):
     the run learned until then); after a finished run (nothing to stop) its "Done: …" stays."""
     if last and last[0].done:
         return gr.skip()
-    files = vw.live_redraw(*last, i18n.lang_code(choice), stopped=True).files if last else gr.skip()
+    files = vw.live_files(*last) if last else gr.skip()
     return [i18n.t("live.stopped", choice), True, files]
 
 

@@ -47,6 +47,7 @@ NARROW_PX = 560
 NARROW_MATRIX_PX = 160  # what a matrix gets of a ~330 px plot, less its tick labels and colour bar (measured)
 NARROW_TITLE_FONT = 15
 NARROW_TITLE_PX = 290  # a longer title breaks into two lines there
+LABELLED_TOP = 100  # px: Gradio makes the top margin of a titled plot under its label at least this
 
 # Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
@@ -117,6 +118,11 @@ def _cell_px(n: int) -> float:
     """Pixels per matrix cell: a short sentence's map is drawn large enough to read on a classroom projector
     (7 tokens: 72 px; at most 40 px made it ~230 px wide in a 1200 px panel), a long one still fits."""
     return float(np.clip(640 / max(n, 1), 13, 72))
+
+
+def slant_room(labels) -> int:
+    """px a figure reserves for `labels` as slanted tick labels (8 px a character)."""
+    return 8 * max((len(str(t)) for t in labels), default=0)
 
 
 def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:
@@ -263,7 +269,7 @@ def responsive(data: list[dict], layout: dict, narrow_layout: dict, narrow_data:
     narrow_layout = {**auto, **narrow_layout}
     height = narrow_layout.get("height", layout.get("height"))
     if "margin.t" in auto and height:  # the title's next lines take room from the margin, not from the plot
-        narrow_layout["height"] = height + auto["margin.t"] - (_get(layout, "margin.t") or 80)
+        narrow_layout["height"] = height + (NARROW_TITLE_FONT + 5) * (len(lines) - 1)
     narrow_data, traces = narrow_data or {}, traces or []
     if any(len(v) != len(traces) for v in narrow_data.values()):
         raise ValueError("narrow_data needs one value per index in `traces`")
@@ -342,8 +348,10 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
     return fig.update_layout(meta=layout["meta"])
 
 
-# axis titles such as "query: the decoder input it reads" ran past a narrow plot's edge at 14 px
-NARROW_AXIS_TITLES = {"xaxis.title.font.size": 12, "yaxis.title.font.size": 12}
+def _narrow_axis_titles(*suffixes: str) -> dict:
+    """12 px axis titles on the axes `suffixes` ("" for xaxis/yaxis, "2" for xaxis2/yaxis2): at 14 px titles such
+    as "query: the decoder input it reads" ran past a narrow plot's edge."""
+    return {f"{a}axis{n}.title.font.size": 12 for n in suffixes for a in "xy"}
 
 
 def _narrow_cell(n: int, cell: float) -> float:
@@ -385,7 +393,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     angle = x_angle(xs, cell)
 
     def height(cell, angle, frame=170):  # frame: title, axis titles, margins (less in a narrow plot: no room to spare)
-        return int(frame + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title))
+        return int(frame + cell * nq + (slant_room(xs) if angle else 0) + 20 * ("subtitle" in title))
 
     layout = dict(
         title=title, shapes=shapes, font=dict(size=BASE_FONT), height=height(cell, angle),
@@ -397,7 +405,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     narrow = _narrow_cell(max(nq, nk), cell)
     slant = x_angle(xs, narrow)
     layout = responsive([trace], layout, {
-        "height": height(narrow, slant, 130), "xaxis.tickangle": slant, **NARROW_AXIS_TITLES,
+        "height": height(narrow, slant, 130), "xaxis.tickangle": slant, **_narrow_axis_titles(""),
         "xaxis.tickfont.size": tick_font(nk, narrow), "yaxis.tickfont.size": tick_font(nq, narrow)})
     return _figure([trace], layout)
 
@@ -441,7 +449,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     angle = x_angle(xs, cell)
     layout = dict(
         title=title, font=dict(size=BASE_FONT),
-        height=int(200 + cell * nq + (8 * max(map(len, xs), default=0) if angle else 0) + 20 * ("subtitle" in title)),
+        height=int(200 + cell * nq + (slant_room(xs) if angle else 0) + 20 * ("subtitle" in title)),
         margin=dict(l=10, r=10, t=125 if "subtitle" in title else 95, b=10), plot_bgcolor="white",
         annotations=[_subplot_title(t, (d0 + d1) / 2, 1.0) for t, (d0, d1) in zip(titles, panels)])
     for i, (d0, d1) in enumerate(panels, start=1):
@@ -452,7 +460,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     # narrow: the softmax panel under the scores, each as wide as the plot (side by side, ~130 px each)
     small = _narrow_cell(max(nq, nk), _cell_px(max(nq, nk)))
     slant = x_angle(xs, small)
-    panel, ticks = small * nq, 8 * max(map(len, xs), default=0) if slant else 0
+    panel, ticks = small * nq, slant_room(xs) if slant else 0
     gap = 75 + ticks  # the upper panel's key tokens and axis title, then the lower panel's title
     f = panel / (2 * panel + gap)  # each panel's share of the plot's height
     axes = {}
@@ -460,9 +468,8 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
         axes.update({f"xaxis{n}.domain": [0.0, 1.0], f"yaxis{n}.domain": y, f"xaxis{n}.tickangle": slant,
                      f"xaxis{n}.tickfont.size": tick_font(nk, small), f"yaxis{n}.tickfont.size": tick_font(nq, small)})
     layout = responsive(traces, layout, {
-        "height": int(2 * panel + gap + (125 if "subtitle" in title else 95) + 50 + ticks), **axes, **NARROW_AXIS_TITLES,
-        "xaxis2.title.font.size": NARROW_AXIS_TITLES["xaxis.title.font.size"],
-        "yaxis2.title.font.size": NARROW_AXIS_TITLES["yaxis.title.font.size"],
+        "height": int(2 * panel + gap + (125 if "subtitle" in title else 95) + 50 + ticks), **axes,
+        **_narrow_axis_titles("", "2"),
         "annotations[0].x": 0.5, "annotations[1].x": 0.5, "annotations[1].y": f},
         {"colorbar.x": [1.0, None, 1.0], "colorbar.y": [1 - f / 2, None, f / 2], "colorbar.len": [f, None, f],
          "textfont.size": [None, int(np.clip(small / 2.2, 8, 22)), None]}, traces=[0, 1, 2])
@@ -532,7 +539,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
     # narrow: a map ~240/H px wide, its row a little taller (a 12 x 6 BERT was 1,650 px of 36 px wide maps)
     row = float(np.clip(1.2 * 240 / H, 36, cell))
     label = min(BASE_FONT, max(9, int(240 / H / 2.4)))  # "H3" "H4" apart over 8 heads
-    layout = responsive(traces, layout, {"height": int(110 + L * row),  # Gradio makes the top margin 100 px
+    layout = responsive(traces, layout, {"height": int(LABELLED_TOP + 10 + L * row),
                                          **{f"annotations[{i}].font.size": label for i in range(len(notes))}})
     return _figure(traces, layout)
 
@@ -560,7 +567,7 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
     title = _title(title, names, w0)
 
     def height(angle):
-        return 340 + (8 * max(map(len, names), default=0) if angle else 0) + 20 * ("subtitle" in title)
+        return 340 + (slant_room(names) if angle else 0) + 20 * ("subtitle" in title)
 
     layout = dict(
         title=title, font=dict(size=BASE_FONT), height=height(angle),

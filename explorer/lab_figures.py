@@ -16,7 +16,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from explorer.figures import NARROW_MATRIX_PX, BASE_FONT, TITLE_FONT, WORD_START, colorbar, stacked, tick_font, x_angle
+from explorer.figures import (BASE_FONT, NARROW_MATRIX_PX, TITLE_FONT, WORD_START, colorbar, slant_room, stacked,
+                               tick_font, x_angle)
 
 BLUES = "Blues"
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
@@ -109,11 +110,6 @@ def _narrow_ticks(tokens, band: float, axes=("", "2")) -> dict:
         out.update({f"xaxis{a}.tickfont.size": tick_font(n, px), f"xaxis{a}.tickangle": x_angle(tokens, px),
                     f"yaxis{a}.tickfont.size": tick_font(n, band / n)})
     return out
-
-
-def _slant_room(tokens) -> float:
-    """px under a map for its slanted x tick labels (as the desktop figures reserve them)."""
-    return 8 * max((len(str(t)) for t in tokens), default=0)
 
 
 def _int_dtick(n: int, most: int = 20) -> int:
@@ -319,7 +315,7 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
     fig.update_layout(height=height, font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90},
                       coloraxis={"colorscale": BLUES, "cmin": 0.0, "cmax": top, "colorbar": colorbar()})
     band = float(np.clip(16 * n, 200, 420))  # a row for each token's label
-    return stacked(fig, [band, band], gap=80 + _slant_room(tokens), narrow_layout=_narrow_ticks(tokens, band))
+    return stacked(fig, [band, band], gap=80 + slant_room(tokens), narrow_layout=_narrow_ticks(tokens, band))
 
 
 def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = None) -> go.Figure:
@@ -387,7 +383,7 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
                       font={"size": BASE_FONT}, title=_title("", tokens, w), margin={"t": 90})
     band = float(np.clip(16 * n, 200, 420))
     ticks = {**_narrow_ticks(tokens, band), **_narrow_ticks(tokens, 220.0, axes=("3",))}
-    return stacked(fig, [band, band, 220.0], gap=80 + _slant_room(tokens),
+    return stacked(fig, [band, band, 220.0], gap=80 + slant_room(tokens),
                    narrow_layout={**ticks, "legend.y": -0.06})
 
 
@@ -416,13 +412,14 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
     ticks = {"tickmode": "array", "tickvals": list(range(len(numbered))), "ticktext": numbered}
     fig.update_yaxes(**ticks, autorange="reversed", row=1, col=1)
     fig.update_yaxes(**ticks, autorange="reversed", showticklabels=False, row=1, col=2)
-    fig.update_xaxes(tickmode="array", tickvals=list(range(len(numbered))),
-                     ticktext=[str(i + 1) for i in range(len(numbered))], row=1, col=1)
+    numbers = [str(i + 1) for i in range(len(numbered))]
+    fig.update_xaxes(tickmode="array", tickvals=list(range(len(numbered))), ticktext=numbers, row=1, col=1)
     fig.update_xaxes(range=[min(0.0, float(st.min()) if st.size else 0.0), 1.0], row=1, col=2)
     fig.update_layout(height=380, title=_title(source, [], w) if source else None, font={"size": BASE_FONT})
-    n = max(len(numbered), 1)  # the bars go under the map, and both name the sentences by number (the table
-    numbers = [str(i + 1) for i in range(len(numbered))]  # under the figure has them in full): a phone's width
-    return stacked(fig, [max(160.0, 45.0 * n), max(120.0, 30.0 * n)], gap=90,  # went to the sentences
+    # a phone: the bars go under the map, and both name the sentences by number, as its x axis does (the table
+    # under the figure has them in full): the phone's width went to the sentences
+    n = max(len(numbered), 1)
+    return stacked(fig, [max(160.0, 45.0 * n), max(120.0, 30.0 * n)], gap=90,
                    narrow_layout={"yaxis.ticktext": numbers, "yaxis2.ticktext": numbers, "yaxis2.showticklabels": True})
 
 
@@ -467,7 +464,7 @@ def query_key_figure(tokens, query_index: int, q, k, scores, probs, labels: dict
     ticks = {f"{a}.{k}": v for a in ("xaxis3", "xaxis4") for k, v in
              (("tickfont.size", tick_font(n, 260 / n)), ("tickangle", x_angle(tokens, 260 / n)))}
     ticks["yaxis2.tickfont.size"] = tick_font(n, 220 / n)
-    return stacked(fig, [40.0, 220.0, 200.0, 200.0], gaps=[70, 80, 90 + _slant_room(tokens)], narrow_layout=ticks)
+    return stacked(fig, [40.0, 220.0, 200.0, 200.0], gaps=[70, 80, 90 + slant_room(tokens)], narrow_layout=ticks)
 
 
 # ----------------------------------------------------------------------------- beam search

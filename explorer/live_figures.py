@@ -13,7 +13,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures import WORD_START, stacked
+from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked
 
 COLORSCALE = "Blues"
 
@@ -66,8 +66,8 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
     if not title:
         return fig
     # a phone: the source tokens over the map slant, and ran into the title; they get their room above it
-    room = 8 * max((len(str(t)) for t in src), default=0) + 20
-    top = max(100, fig.layout.margin.t)  # (Gradio makes a titled plot's top margin at least 100 px)
+    room = slant_room(src) + 20
+    top = max(LABELLED_TOP, fig.layout.margin.t)
     return stacked(fig, narrow_layout={"margin.t": top + room, "height": fig.layout.height + room})
 
 

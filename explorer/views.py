@@ -500,7 +500,7 @@ class LiveView:
     alignment: go.Figure
     translation: str
     text: str  # markdown status
-    files: list[str]  # the final record's JSON once training stops
+    files: list[str]  # the record's JSON once training ends or is stopped
     record: live.LiveProgress
 
 
@@ -526,8 +526,13 @@ def live_redraw(p: live.LiveProgress, attention: str, lang: str = "en", stopped:
     last = f"{p.losses[-1]:.3f}" if p.losses else "–"
     key = "live.done" if p.done else "live.stopped" if stopped else "live.status"
     text = t(key, lang, s=p.elapsed, step=p.step, loss=last)
-    files = write_downloads(f"live-{attention}", p, {}) if (p.done or stopped) and downloads else []
+    files = live_files(p, attention) if (p.done or stopped) and downloads else []
     return LiveView(loss, align, p.translation, text, files, p)
+
+
+def live_files(p: live.LiveProgress, attention: str) -> list[str]:
+    """The JSON of a live run's record (finished, or stopped: what it learned until then)."""
+    return write_downloads(f"live-{attention}", p, {})
 
 
 # ----------------------------------------------------------------------------- bring your own BERT
