@@ -25,6 +25,7 @@ import contextvars
 import functools
 import html
 import inspect
+import json
 import logging
 import os
 import threading
@@ -96,7 +97,7 @@ def _failed(fn_name: str, e: Exception, lang: str, keep: bool):
     Called directly, by another handler, or through the API: the gr.Error is raised."""
     err = e if isinstance(e, gr.Error) else _shown_error(fn_name, e, lang)
     if keep and _in_event():
-        gr.Warning(err.message, duration=8)  # its head reads "Warning" in any language: Gradio's toast ignores title=
+        gr.Warning(err.message, duration=8)  # its head: "Warning" (Gradio ignores title=), 경고 in Korean (CSS)
         return gr.skip()
     raise err from None
 
@@ -936,6 +937,14 @@ class Localized:
         return [c for c, *_ in self.items] + [d for d, *_ in self.example_sets]
 
 
+def language_from_url(request: gr.Request):
+    """A link's ?lang=ko opens the page in Korean (a course page can link to it): the switch is set, and its change
+    events relabel the page. Any other value, or none, leaves English."""
+    code = (request.query_params.get("lang") or "").strip().lower() if request is not None else ""
+    names = {c: name for name, c in i18n.CHOICES.items()}
+    return names[code] if code in names and code != "en" else gr.skip()
+
+
 def language_updates(localized: Localized, choice) -> list[dict]:
     """The language switch's handler: one update per registered component, in `outputs` order."""
     lang = i18n.lang_code(choice)
@@ -988,16 +997,23 @@ BEAM_WIDTHS = ["60px", "540px", "130px", "130px", "340px"]  # #, translation, lo
 SCORE_WIDTHS = ["190px", "150px", "500px", "180px", "180px"]  # model, score function, translation, two entropies
 MODELS_WIDTHS = ["140px", "75px", "150px", "112px", "150px", "105px", "105px", "363px"]
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
+# The page's language follows the switch (<html lang>): screen readers read Korean as Korean, browsers pick a Hangul
+# font and line-breaking rules by it, and CSS below keys on it.
+PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'en'; }" % json.dumps(i18n.CHOICES)
 # Korean lines break between words, not inside them (a browser's default broke "빔 크기" as "빔 크 / 기"); a
 # word too long for its line still breaks. On a phone a plot's label stays on one line: wrapped, it covered the
-# figure's title.
+# figure's title. In Korean (the page's lang, set by the switch) a warning toast's head reads 경고: Gradio 6.31 writes
+# the toast's type there ("Warning") and ignores gr.Warning's title=.
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
+html[lang="ko"] .toast-title.warning { font-size: 0; }
+html[lang="ko"] .toast-title.warning > * { font-size: var(--text-md); }
+html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-md); }
 @media (max-width: 600px) {
   label[data-testid="block-label"].float { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
-                                           max-width: 55%; }
+                                           max-width: 55%%; }
 }
-"""
+""" % i18n.t("app.warning_head", "ko")
 # Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
 # phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
@@ -1450,6 +1466,8 @@ def build_demo() -> gr.Blocks:
 
         lang.change(friendly(functools.partial(language_updates, L)), lang, L.outputs, show_progress="hidden",
                     api_visibility="private")
+        lang.change(None, lang, None, js=PAGE_LANG_JS, show_progress="hidden", api_visibility="private")
+        demo.load(language_from_url, None, lang, show_progress="hidden", api_visibility="private")
         lang.change(friendly(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice))), lang, models_table,
                     show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)

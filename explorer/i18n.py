@@ -28,6 +28,10 @@ def lang_code(choice) -> str:
 
 STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ page
+    "app.warning_head": {  # the head of Gradio's warning toast, which reads "Warning" whatever its title= (app.CSS)
+        "en": "Warning",
+        "ko": "경고",
+    },
     "app.intro": {
         "en": "# Attention Explorer\nSee what the attention models trained in this repo look at. Hover over any "
               "cell for its exact value; to zoom, pick the magnifier in a plot's toolbar (double-click to zoom "

@@ -510,6 +510,18 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
     assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
 
 
+@pytest.mark.parametrize("query, want", [({"lang": "ko"}, "한국어"), ({"lang": " KO "}, "한국어"), ({"lang": "en"}, None),
+                                         ({"lang": "fr"}, None), ({}, None)])
+def test_a_links_lang_sets_the_switch_when_the_page_loads(query, want):
+    """?lang=ko sets the switch (its change events relabel the page); anything else leaves the English page as is."""
+    from types import SimpleNamespace
+    got = app.language_from_url(SimpleNamespace(query_params=query))
+    assert got == (want if want else gr.skip())
+    load = [fn for fn in app.demo.fns.values() if fn.fn is app.language_from_url]
+    switch = next(b for b in app.demo.blocks.values() if isinstance(b, gr.Radio) and b.label == i18n.SWITCH_LABEL)
+    assert len(load) == 1 and load[0].outputs == [switch] and (app.demo._id, "load") in load[0].targets
+
+
 def test_sliders_start_at_the_shipped_models_depth():
     """Before any run, the rollout's layer slider covers every BERT layer (it read 8 of 12) and is set to the last."""
     c = inf.registry().get("bert", "bert").config

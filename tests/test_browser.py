@@ -648,6 +648,32 @@ def test_korean_interface(ui, tmp_path):
     ui.assert_clean()
 
 
+def test_a_korean_link_opens_the_page_in_korean(browser, app_url):
+    """A course page's link with ?lang=ko: the switch is set, the page's labels and <html lang> are Korean, and a
+    warning toast's head reads 경고 (Gradio writes "Warning" whatever the title); the switch back gives English."""
+    def ko(key):
+        return i18n.t(key, "ko")
+
+    ui = Page(browser, app_url.rstrip("/") + "/?lang=ko")
+    try:
+        expect(ui.page.get_by_role("radio", name="한국어")).to_be_checked(timeout=STEP_MS)
+        expect(ui.page.get_by_role("tab", name=ko("tab.seq2seq"), exact=True)).to_be_visible(timeout=STEP_MS)
+        assert ui.page.evaluate("document.documentElement.lang") == "ko"
+        panel = ui.tab("BERT")
+        panel.get_by_label(ko("bert.a"), exact=True).fill("a " * 300 + "I am a [MASK].")
+        panel.get_by_role("button", name=ko("bert.fill"), exact=True).click()
+        head = ui.page.locator(".toast-title.warning").first
+        expect(head).to_be_visible(timeout=FIRST_CALL_MS)
+        shown = "el => [getComputedStyle(el, '::before').content, getComputedStyle(el).fontSize]"
+        assert head.evaluate(shown) == [f'"{ko("app.warning_head")}"', "0px"]
+        ui.page.get_by_role("radio", name="English").check()
+        expect(ui.page.get_by_role("tab", name="seq2seq + attention", exact=True)).to_be_visible(timeout=STEP_MS)
+        assert ui.page.evaluate("document.documentElement.lang") == "en"
+        ui.assert_clean()
+    finally:
+        ui.context.close()
+
+
 # ----------------------------------------------------------------------------- hostile input
 
 
