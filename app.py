@@ -1003,12 +1003,19 @@ PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'e
 # Korean lines break between words, not inside them (a browser's default broke "빔 크기" as "빔 크 / 기"); a
 # word too long for its line still breaks. On a phone a plot's label stays on one line: wrapped, it covered the
 # figure's title. In Korean (the page's lang, set by the switch) a warning toast's head reads 경고: Gradio 6.31 writes
-# the toast's type there ("Warning") and ignores gr.Warning's title=.
+# the toast's type there ("Warning") and ignores gr.Warning's title=. A table wider than its box (on a phone: beam
+# hypotheses, score functions, BLEU by length, the models) shades the side where columns are out of sight (PAGE_JS
+# sets the classes).
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-md); }
 html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-md); }
+.table-wrap { position: relative; }
+.table-wrap.ae-more-right::after, .table-wrap.ae-more-left::before {
+  content: ""; position: absolute; top: 1px; bottom: 1px; width: 28px; pointer-events: none; z-index: 5; }
+.table-wrap.ae-more-right::after { right: 0; background: linear-gradient(to left, rgba(0, 0, 0, 0.2), transparent); }
+.table-wrap.ae-more-left::before { left: 0; background: linear-gradient(to right, rgba(0, 0, 0, 0.2), transparent); }
 @media (max-width: 600px) {
   label[data-testid="block-label"].float { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
                                            max-width: 55%%; }
@@ -1018,7 +1025,9 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
 # phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
 # object each time: the mark of what was applied lives on that object, so a new figure is fitted afresh.
-NARROW_JS = """() => {
+# Tables: a table's box gets ae-more-right / ae-more-left while columns are hidden on that side (CSS shades it),
+# looked at when it scrolls, when its box changes size (a tab shown) and when its rows change.
+PAGE_JS = """() => {
   const fit = gd => {
     const layout = gd.layout, meta = layout && layout.meta, P = window.Plotly;
     if (!P || !meta || !meta.narrow || !meta.wide || !gd.offsetWidth) return;
@@ -1035,12 +1044,28 @@ NARROW_JS = """() => {
     fit(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
+  const more = v => {
+    const box = v.closest('.table-wrap');
+    if (!box) return;
+    box.classList.toggle('ae-more-right', v.scrollLeft + v.clientWidth < v.scrollWidth - 2);
+    box.classList.toggle('ae-more-left', v.scrollLeft > 2);
+  };
+  const sized = new ResizeObserver(entries => entries.forEach(e => more(e.target)));
+  const table = v => {
+    if (!v._aeHooked) {
+      v._aeHooked = true;
+      v.addEventListener('scroll', () => more(v), {passive: true});
+      sized.observe(v);
+    }
+    more(v);
+  };
+  const look = () => { all(hook); document.querySelectorAll('.virtual-table-viewport').forEach(table); };
   let queued = false;  // one look per frame, however many nodes a redraw adds
   new MutationObserver(() => {
-    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; all(hook); }); }
+    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; look(); }); }
   }).observe(document.body, {childList: true, subtree: true});
   window.addEventListener('resize', () => all(fit));
-  all(hook);
+  look();
 }""" % fg.NARROW_PX
 
 
@@ -1538,4 +1563,4 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=NARROW_JS, css=CSS)
+    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS)

@@ -42,7 +42,7 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 # A phone held upright gives a plot ~330 px: the desktop layout (72 px cells, panels side by side) cut
 # its titles, ran level tick labels into each other and squeezed two panels into ~130 px each. A figure
 # therefore also carries its narrow layout (`responsive` below), which the page applies to a plot
-# narrower than NARROW_PX (app.py's NARROW_JS) and takes back when the plot widens again.
+# narrower than NARROW_PX (app.py's PAGE_JS) and takes back when the plot widens again.
 NARROW_PX = 560
 NARROW_MATRIX_PX = 160  # what a matrix gets of a ~330 px plot, less its tick labels and colour bar (measured)
 NARROW_TITLE_FONT = 15

@@ -712,7 +712,8 @@ def _fitted(ui, layout: str, count: int, prefix: str = "") -> list[dict]:
 def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browser, app_url, tmp_path):
     """At 390 px (a phone held upright) the figures take the narrow layout they carry: titles inside the plot
     (two lines where long), heatmap tick labels slanted where level ones would run together, the masked scores
-    stacked; the same page made wide again shows the desktop figures."""
+    stacked; the same page made wide again shows the desktop figures. A table wider than the phone shades the
+    side where columns are hidden."""
     ui = Page(browser, app_url, phone=True)
     try:
         panel = ui.tab("Transformer")
@@ -739,6 +740,17 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         figs = _fitted(ui, "wide", 3)
         assert all(f["titleFont"] == 20 and f["width"] > 560 for f in figs), figs
         assert next(f for f in figs if f["title"].startswith("Decoder masked scores"))["xdomain"] == [0, 0.42]
+
+        # a table wider than the phone shades the side where its columns are out of sight
+        ui.page.set_viewport_size(PHONE)
+        expect(ui.page.get_by_role("tab", name="Models", exact=True)).to_be_hidden()  # gone behind "⋯" again
+        ui.tab("Models")
+        box = ui.page.locator(".table-wrap:visible").first
+        expect(box).to_have_class(re.compile(r"\bae-more-right\b"), timeout=STEP_MS)
+        expect(box).not_to_have_class(re.compile(r"\bae-more-left\b"))
+        box.locator(".virtual-table-viewport").evaluate("v => { v.scrollLeft = v.scrollWidth; }")
+        expect(box).to_have_class(re.compile(r"\bae-more-left\b"))
+        expect(box).not_to_have_class(re.compile(r"\bae-more-right\b"))
         ui.assert_clean()
     finally:
         ui.context.close()
