@@ -937,6 +937,7 @@ class Localized:
         return [c for c, *_ in self.items] + [d for d, *_ in self.example_sets]
 
 
+@friendly
 def language_from_url(request: gr.Request):
     """A link's ?lang=ko opens the page in Korean (a course page can link to it): the switch is set, and its change
     events relabel the page. Any other value, or none, leaves English."""

@@ -413,7 +413,7 @@ def test_the_language_switch_redraws_the_results_on_screen():
                           (app._relabel_rollout, (None, 1))):
         assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
     switch = [f.fn.__name__ for f in app.demo.fns.values()
-              if any(app.demo.blocks[b].__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
+              if any(app.demo.blocks.get(b).__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
               and getattr(f.fn, "__name__", "").startswith("_relabel")]
     assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_contextual", "_relabel_live", "_relabel_positional",
                               "_relabel_query_key", "_relabel_rollout", "_relabel_scores", "_relabel_seq2seq",
