@@ -138,7 +138,13 @@ def friendly(fn=None, *, api: bool = False):
 
 class Slider(gr.Slider):
     """A slider whose typed-in number past either end is taken as that end (as dragging it would), instead
-    of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback."""
+    of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback.
+    Without Gradio's reset button (↺), unless `buttons=["reset"]` is asked for: the reset fires "change" and
+    "release", not "input", so the views that follow a slider's "input" (every step, layer and head slider)
+    kept drawing the old value under a slider that read its first one. Home / End and the number box remain."""
+
+    def __init__(self, *args, buttons=None, **kwargs):
+        super().__init__(*args, buttons=[] if buttons is None else buttons, **kwargs)
 
     def preprocess(self, payload):
         if isinstance(payload, (int, float)) and not isinstance(payload, bool):
@@ -1084,7 +1090,9 @@ def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
 
 
 def _downloads(L: Localized, key: str = "common.downloads"):
-    return L(gr.File, key, file_count="multiple")
+    """A read-only list of files. interactive=False matters where the box is also an event's input (the
+    Training tab's first-view downloads): Gradio then drew it as an upload box whose ✕ emptied it."""
+    return L(gr.File, key, file_count="multiple", interactive=False)
 
 
 def _load_custom_bert(reg) -> None:

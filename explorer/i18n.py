@@ -248,6 +248,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{word}** in {model} ({source}): cosine between contexts from {lo:.3f} to {hi:.3f}.",
         "ko": "{model}({source})의 **{word}**: 문맥 사이 코사인 유사도 {lo:.3f} ~ {hi:.3f}.",
     },
+    "ctx.summary_one": {
+        "en": "**{word}** in {model} ({source}): one context, whose cosine with the static embedding is {static:.3f}.",
+        "ko": "{model}({source})의 **{word}**: 문맥 하나. 정적 임베딩과의 코사인 유사도는 {static:.3f}.",
+    },
     # lab.ContextualResult.source, the vectors compared
     "ctx.source.BERT last layer": {"en": "BERT last layer", "ko": "BERT 마지막 레이어"},
     "ctx.source.Transformer encoder output": {"en": "Transformer encoder output", "ko": "트랜스포머 인코더 출력"},
@@ -686,6 +690,8 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "'{word}'이(가) '{text}'에 {n}번 나옵니다. 첫 번째를 씁니다."},
     "note.first_sentences": {"en": "Only the first {n} sentences are compared.",
                              "ko": "앞의 {n}개 문장만 비교합니다."},
+    "note.one_sentence": {"en": "One sentence: add another that uses '{word}' to compare its contexts.",
+                          "ko": "문장이 하나뿐입니다. 문맥을 비교하려면 '{word}'이(가) 들어간 문장을 하나 더 넣으세요."},
     # ------------------------------------------------------------------ models
     "models.intro": {
         "en": "Every checkpoint under assets/ (parameters, where it was trained, held-out metrics). A model that "

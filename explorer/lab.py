@@ -426,6 +426,9 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
         notices.append(Notice(f"Only the first {MAX_SENTENCES} sentences are compared.", "first_sentences",
                               n=MAX_SENTENCES))
         sentences = sentences[:MAX_SENTENCES]
+    if len(sentences) == 1:  # its cosine with itself (1) says nothing; the static comparison still stands
+        notices.append(Notice(f"One sentence: add another that uses '{word}' to compare its contexts.",
+                              "one_sentence", word=word))
     ckpt = reg.get(name, ("bert", "transformer"))
     tok = ckpt.tokenizer
     vocab_tokens = sorted({t for t in tok.get_vocab() if word.lower() in t.lstrip("▁").removeprefix("##").lower()},

@@ -390,8 +390,12 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     table = localized(table, lang)
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
     source = t(f"ctx.source.{r.source}", lang)  # which vectors, in the switch's language
-    lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(source),
-              lo=float(off.min()) if off.size else 1.0, hi=float(off.max()) if off.size else 1.0)]
+    if off.size:
+        lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(source), lo=float(off.min()),
+                  hi=float(off.max()))]
+    else:  # one sentence: no second context to compare with
+        lead = [t("ctx.summary_one", lang, word=md(r.word), model=md(r.model), source=md(source),
+                  static=float(r.to_static[0]))]
     fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {source}",
                                lab_labels(lang))
     files = write_downloads(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(

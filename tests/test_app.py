@@ -341,6 +341,26 @@ def test_every_event_handler_is_friendly():
         assert getattr(f.fn, "friendly", False), f"{f.fn.__qualname__} is not wrapped in friendly()"
 
 
+def test_a_slider_shows_a_reset_button_only_where_a_reset_redraws():
+    """Gradio's ↺ sets the slider and fires "change" (and "release"), never "input": a slider whose views follow
+    "input" alone would read its first value over the old drawing. Such sliders carry no reset button."""
+    sliders = [b for b in app.demo.blocks.values() if isinstance(b, gr.Slider)]
+    on_change = {b for f in app.demo.fns.values() for b, e in f.targets if e in ("change", "release")}
+    on_input = {b for f in app.demo.fns.values() for b, e in f.targets if e == "input"}
+    assert len(sliders) >= 10 and on_input & {s._id for s in sliders}
+    for s in sliders:
+        assert "reset" not in (s.buttons if s.buttons is not None else ["reset"]) or s._id in on_change, s.label
+
+
+def test_every_download_box_is_read_only():
+    """A gr.File that is also an event's input (the Training tab writes its first downloads when it opens) is drawn
+    as an upload box unless told otherwise: its ✕ emptied the list and left "Drop File Here" on the page."""
+    files = [b for b in app.demo.blocks.values() if isinstance(b, gr.File)]
+    inputs = {b._id for f in app.demo.fns.values() for b in f.inputs}
+    assert len(files) >= 8 and any(f._id in inputs for f in files)
+    assert all(f.interactive is False for f in files), [f.label for f in files if f.interactive is not False]
+
+
 def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch):
     """In an event, the outermost handler turns the error into one warning toast and gr.skip() (every
     output keeps what it showed: a gr.Error marked them all "Error"); the handlers it calls, and the API

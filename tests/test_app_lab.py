@@ -287,6 +287,13 @@ def test_contextual_view_defaults_and_numbers():
     with pytest.raises(gr.Error) as e:
         app._ui_contextual("<b>zzz</b>", "no such word here", "bert", "en")
     assert "<b>" not in e.value.message
+    # one sentence: no range "from 1.000 to 1.000" of a context with itself; its static cosine, and a hint
+    for lang in ("en", "ko"):
+        one = vw.contextual_view("bank", "I sat on the bank.", "bert", lang)
+        static = lab.contextual_similarity("bank", "I sat on the bank.", "bert").to_static[0]
+        assert f"{static:.3f}" in one.text and "1.000" not in one.text
+        assert vw.md(i18n.t("note.one_sentence", lang, word="bank")) in one.text
+    assert "note.one_sentence" not in b.text and i18n.t("note.one_sentence", "en", word="bank") not in b.text
 
 
 @needs
