@@ -139,12 +139,10 @@ def friendly(fn=None, *, api: bool = False):
 class Slider(gr.Slider):
     """A slider whose typed-in number past either end is taken as that end (as dragging it would), instead
     of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback.
-    Without Gradio's reset button (↺), unless `buttons=["reset"]` is asked for: the reset fires "change" and
-    "release", not "input", so the views that follow a slider's "input" (every step, layer and head slider)
-    kept drawing the old value under a slider that read its first one. Home / End and the number box remain."""
-
-    def __init__(self, *args, buttons=None, **kwargs):
-        super().__init__(*args, buttons=[] if buttons is None else buttons, **kwargs)
+    Every slider is built with buttons=[] (no ↺): Gradio's reset fires "change" and "release", not "input", so
+    the views that follow a slider's "input" (every step, layer and head slider) kept drawing the old value under
+    a slider that read its first one. Home / End and the number box remain. (An __init__ here that set it lost
+    every other prop from the page's config: Gradio reads them from the constructor's signature.)"""
 
     def preprocess(self, payload):
         if isinstance(payload, (int, float)) and not isinstance(payload, bool):
@@ -1084,9 +1082,16 @@ def _depth(reg, name: str | None) -> tuple[int, int]:
 
 def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
     with gr.Row():
-        layer = L(Slider, "common.layer", 1, layers, value=1, step=1)
-        head = L(Slider, "common.head", 1, heads, value=1, step=1)
+        layer = L(Slider, "common.layer", 1, layers, value=1, step=1, buttons=[])
+        head = L(Slider, "common.head", 1, heads, value=1, step=1, buttons=[])
     return layer, head
+
+
+def _example_clicks(examples: gr.Examples | None) -> tuple:
+    """The event that runs after an example has filled its inputs (none without examples). Where an example
+    sets the model as well as the sentence, the tab runs it, as it does for a model picked by hand: the old
+    result stayed under the new model's name until the button was pressed."""
+    return () if examples is None else (examples.load_input_event.then,)
 
 
 def _downloads(L: Localized, key: str = "common.downloads"):
@@ -1141,7 +1146,7 @@ def build_demo() -> gr.Blocks:
             s_out = L(gr.Textbox, "common.translation", interactive=False)
             s_notice = gr.Markdown()
             s_align = L(gr.Plot, "s2s.align")
-            s_step = L(Slider, "s2s.step", 1, 2, value=1, step=1)
+            s_step = L(Slider, "s2s.step", 1, 2, value=1, step=1, buttons=[])
             s_step_text = gr.Markdown()
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
@@ -1176,10 +1181,10 @@ def build_demo() -> gr.Blocks:
             t_names = trans_names + sorted(n for n in reg.errors if n.startswith("transformer-"))
             with gr.Row():
                 t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None)
-                t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
+                t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1, buttons=[])
             t_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[0], max_lines=3)
             t_btn = L(gr.Button, "common.translate", variant="primary")
-            L.examples("transformer", [t_text, t_model], model_or(t_names))
+            t_examples = L.examples("transformer", [t_text, t_model], model_or(t_names))
             t_out = L(gr.Textbox, "common.translation", interactive=False)
             t_notice = gr.Markdown()
             t_hyps = L.table("tr.hyps", HYPOTHESIS_COLUMNS, wrap=True, column_widths=HYPOTHESIS_WIDTHS)
@@ -1194,7 +1199,8 @@ def build_demo() -> gr.Blocks:
             t_files = _downloads(L, "tr.files")
             t_state = gr.State(None)
             t_heads = [t_enc_grid, t_enc_head, t_dec_grid, t_dec_head, t_scores, t_cross_grid, t_cross_head, t_files]
-            for trigger in (t_btn.click, t_text.submit, t_model.input):  # another model: its translation at once
+            # another model, picked or set by an example with its sentence: its translation at once
+            for trigger in (t_btn.click, t_text.submit, t_model.input) + _example_clicks(t_examples):
                 trigger(_ui_transformer, [t_text, t_model, t_beam, t_layer, t_head, lang],
                         [t_out, t_notice, t_hyps] + t_heads + [t_state, t_layer, t_head], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1209,10 +1215,10 @@ def build_demo() -> gr.Blocks:
             bm_names = vw.translation_models(reg)
             with gr.Row():
                 bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None)
-                bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
+                bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1, buttons=[])
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
-            L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
+            bm_examples = L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
             bm_table = L.table("beam.table", vw.BEAM_COLUMNS, wrap=True, column_widths=BEAM_WIDTHS)
             bm_fig = L(gr.Plot, "beam.figure")
             bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
@@ -1224,7 +1230,7 @@ def build_demo() -> gr.Blocks:
             bm_files = _downloads(L)
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]
-            for trigger in (bm_btn.click, bm_text.submit, bm_model.input):  # another model: its search at once
+            for trigger in (bm_btn.click, bm_text.submit, bm_model.input) + _example_clicks(bm_examples):
                 trigger(_ui_beam, [bm_text, bm_model, bm_beam, lang],
                         [bm_table, bm_fig, bm_choice] + bm_chosen + [bm_state], concurrency_id="models",
                         api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1247,7 +1253,7 @@ def build_demo() -> gr.Blocks:
                     b_loaded = gr.Markdown()
             b_a = L(gr.Textbox, "bert.a", EXAMPLE_MASK, max_lines=3)
             b_b = L(gr.Textbox, "bert.b", EXAMPLE_NEXT, max_lines=3)
-            b_k = L(Slider, "bert.k", 1, 20, value=5, step=1)
+            b_k = L(Slider, "bert.k", 1, 20, value=5, step=1, buttons=[])
             with gr.Row():
                 b_fill = L(gr.Button, "bert.fill", variant="primary")
                 b_nsp = L(gr.Button, "bert.nsp")
@@ -1308,7 +1314,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
                     ro_depth = _depth(reg, ro_names[0] if ro_names else None)[0]  # rollout through all layers
-                    ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
+                    ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1, buttons=[])
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 ro_notice = gr.Markdown()
@@ -1386,8 +1392,8 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
                 with gr.Row():
-                    pos_len = L(Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1)
-                    pos_d = L(Slider, "pos.d_model", 2, 512, value=128, step=2)
+                    pos_len = L(Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1, buttons=[])
+                    pos_d = L(Slider, "pos.d_model", 2, 512, value=128, step=2, buttons=[])
                 with gr.Row():
                     pos_text = L(gr.Textbox, "pos.text", EXAMPLE_EN[0], max_lines=2, scale=3)
                     pos_model = L(gr.Dropdown, "pos.model", trans_names, value=trans_names[0] if trans_names else None,
@@ -1417,10 +1423,10 @@ def build_demo() -> gr.Blocks:
                     sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0)
                 with gr.Row():
                     sn_k = L(Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
-                             value=meta.n_snapshots if meta else 1, scale=3)
+                             value=meta.n_snapshots if meta else 1, scale=3, buttons=[])
                     sn_layer = L(Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
                                  value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1),
-                                 visible=bool(meta and meta.n_layers > 1))
+                                 visible=bool(meta and meta.n_layers > 1), buttons=[])
                 sn_text = gr.Markdown(sn_first.text if sn_first else "")
                 with gr.Row():
                     sn_heat = L(gr.Plot, "snap.heatmap", value=sn_first.heatmap if sn_first else None)
@@ -1436,7 +1442,7 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.live"):
                 L(gr.Markdown, "live.intro")
                 with gr.Row():
-                    lv_seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5)
+                    lv_seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5, buttons=[])
                     lv_score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in live.SCORE_FUNCTIONS],
                                  value="general")
                 lv_probe = L(gr.Textbox, "live.probe", live.DEFAULT_PROBE, max_lines=1)

@@ -350,6 +350,12 @@ def test_a_slider_shows_a_reset_button_only_where_a_reset_redraws():
     assert len(sliders) >= 10 and on_input & {s._id for s in sliders}
     for s in sliders:
         assert "reset" not in (s.buttons if s.buttons is not None else ["reset"]) or s._id in on_change, s.label
+    # what the page gets: every slider with its range, value and label (an __init__ override lost them all)
+    config = [c for c in app.demo.get_config_file()["components"] if c.get("type") == "slider"]
+    assert len(config) == len(sliders)
+    for c in config:
+        p = c["props"]
+        assert p["buttons"] == [] and p["label"] and p["minimum"] <= p["value"] <= p["maximum"], p
 
 
 def test_every_download_box_is_read_only():
@@ -359,6 +365,21 @@ def test_every_download_box_is_read_only():
     inputs = {b._id for f in app.demo.fns.values() for b in f.inputs}
     assert len(files) >= 8 and any(f._id in inputs for f in files)
     assert all(f.interactive is False for f in files), [f.label for f in files if f.interactive is not False]
+
+
+@pytest.mark.parametrize("handler", ["_ui_transformer", "_ui_beam"])
+def test_an_example_that_sets_the_model_runs_it(handler):
+    """The Transformer and beam-search examples set the sentence and the model: the click runs the tab, as a model
+    picked by hand does (before, the old result stayed on screen under the new model's name)."""
+    fns = list(app.demo.fns.values())
+    runs = [f for f in fns if getattr(f.fn, "__name__", "") == handler]
+    button = next(f for f in runs if any(e == "click" for _, e in f.targets))
+    after = [f for f in runs if f.trigger_after is not None]
+    assert len(after) == 1 and [b._id for b in after[0].inputs] == [b._id for b in button.inputs]
+    assert [b._id for b in after[0].outputs] == [b._id for b in button.outputs]
+    fill = app.demo.fns[after[0].trigger_after]
+    assert isinstance(app.demo.blocks[fill.targets[0][0]], gr.Dataset)  # an examples table's click
+    assert {b._id for b in fill.outputs} == {b._id for b in button.inputs[:2]}  # it fills the sentence and model
 
 
 def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch):
