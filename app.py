@@ -226,7 +226,8 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     alignment, bars, step_text = seq2seq_step(r, step, lang)
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
-    files = write_downloads(r.model, r, tables, {"alignment": alignment, "step": bars})
+    # the downloads hold every step (the whole alignment, unmarked), so they stay true when the step slider moves
+    files = write_downloads(r.model, r, tables, {"alignment": _alignment(r, lang=lang)})
     return Seq2SeqView(r.translation, _seq2seq_notice(r, lang), alignment, bars, step_text, files, r,
                        len(r.target_tokens))
 

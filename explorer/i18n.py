@@ -89,8 +89,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "s2s.align": {"en": "Alignment (target × source)", "ko": "정렬 (타깃 × 소스)"},
     "s2s.step": {"en": "Decoding step", "ko": "디코딩 단계"},
     "s2s.bars": {"en": "Attention at this step", "ko": "이 단계의 어텐션"},
-    "s2s.files": {"en": "Downloads: record JSON, alignment CSV, figures HTML",
-                  "ko": "다운로드: 기록 JSON, 정렬 CSV, 그림 HTML"},
+    "s2s.files": {"en": "Downloads: record JSON, alignment CSV, alignment figure HTML (every step)",
+                  "ko": "다운로드: 기록 JSON, 정렬 CSV, 정렬 그림 HTML (모든 단계)"},
     # ------------------------------------------------------------------ score functions
     "sf.intro": {
         "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh "

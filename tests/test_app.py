@@ -55,6 +55,10 @@ def test_seq2seq_view_shows_the_records_alignment():
     align, bars, text = app.seq2seq_step(v.record, 99)  # clamped to the last step
     np.testing.assert_array_equal(np.asarray(bars.data[0].y), r.trace.cross[0, 0, -1])
     assert f"Step {v.steps}/{v.steps}" in text
+    # the downloads hold every step, none marked, so the slider cannot leave them behind
+    page = next(Path(f) for f in v.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
+    assert page.count('class="plotly-graph-div"') == 1 and '"type":"rect"' not in page.replace(" ", "")
+    assert len(v.alignment.layout.shapes) == 1  # on screen, step 2 is outlined
 
 
 @needs
