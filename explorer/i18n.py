@@ -665,10 +665,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "{tokens}은(는) 뺐습니다. 특수 토큰은 모델이 직접 붙이며, 입력에 적은 것은 진짜 특수 토큰으로 읽히기 "
               "때문입니다."},
     "note.unknown_tokens": {
-        "en": "{n} of {total} input tokens are unknown to this model (read as {token}).",
+        "en": "Unknown to this model (read as {token}): {n} of {total} input tokens.",
         "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음)."},
     "note.unknown_tokens_lang": {
-        "en": "{n} of {total} input tokens are unknown to this model (read as {token}). Is it in a language this "
+        "en": "Unknown to this model (read as {token}): {n} of {total} input tokens. Is it in a language this "
               "model reads ({reading})?",
         "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음). 이 모델이 읽는 언어"
               "({reading})로 쓴 문장인가요?"},

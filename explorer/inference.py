@@ -194,7 +194,7 @@ def unknown_notice(ids: list[int], unk: int | None, token: str, reading: str = "
     if not n:
         return []
     more = f" Is it in a language this model reads ({reading})?" if reading and 2 * n >= len(ids) else ""
-    return [Notice(f"{n} of {len(ids)} input tokens are unknown to this model (read as {token}).{more}",
+    return [Notice(f"Unknown to this model (read as {token}): {n} of {len(ids)} input tokens.{more}",
                    "unknown_tokens_lang" if more else "unknown_tokens", n=n, total=len(ids), token=token,
                    reading=reading)]
 

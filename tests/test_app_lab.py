@@ -223,15 +223,15 @@ def test_rollout_runs_again_through_another_model_and_its_layers():
 
 
 def test_rollout_and_query_key_say_when_the_input_has_unknown_tokens():
-    """As the other tabs do: "⚠️ 4 of 4 input tokens are unknown…" beside the figures (they were drawn over
+    """As the other tabs do: "⚠️ Unknown to this model (read as [UNK]): 4 of 4…" beside the figures (drawn over
     [UNK] rows without a word), in the switch's language; nothing for a sentence the model knows."""
     text = "나는 학생 입니다 😀"  # Korean through the English BERT: every word is [UNK]
     en, ko = app._ui_rollout(text, "bert", None, "en")[-1], app._ui_rollout(text, "bert", None, "ko")[-1]
-    assert en.startswith("⚠️") and "unknown to this model" in en and _hangul(ko) and "[UNK" in ko
+    assert en.startswith("⚠️") and "Unknown to this model" in en and _hangul(ko) and "[UNK" in ko
     assert en == app._relabel_rollout(app._ui_rollout(text, "bert", None, "ko")[5], 1, "en")[-1]
     assert app._ui_rollout("I am a student.", "bert", None, "en")[-1] == ""
     qk = app._ui_query_key(text, "bert", 1, 1, 0, "en")[2]
-    assert "⚠️" in qk and "unknown to this model" in qk
+    assert "⚠️" in qk and "Unknown to this model" in qk
     assert "⚠️" not in app._ui_query_key("I am a student.", "bert", 1, 1, 0, "en")[2]
 
 

@@ -208,13 +208,13 @@ def test_typed_special_tokens_are_left_out_with_a_notice():
 def test_unknown_tokens_are_noticed():
     r = inf.translate("transformer-en-fr", "나는 학생 입니다")  # Korean into the English reader
     n = sum(t == "<unk>" for t in r.source_tokens)
-    assert n >= 2 and r.notices == [f"{n} of {len(r.source_tokens) - 1} input tokens are unknown to this model (read "
-                                    "as <unk>). Is it in a language this model reads (en-fr)?"]
+    assert n >= 2 and r.notices == [f"Unknown to this model (read as <unk>): {n} of {len(r.source_tokens) - 1} input "
+                                    "tokens. Is it in a language this model reads (en-fr)?"]
     assert not inf.translate("transformer-en-fr", "I am a student.").notices
     assert inf.translate("transformer-en-fr", "I am a student 😀.").notices == [
-        "1 of 7 input tokens are unknown to this model (read as <unk>)."]
+        "Unknown to this model (read as <unk>): 1 of 7 input tokens."]
     b = inf.fill_mask("😀 [MASK] 🎉")
-    assert b.tokens.count("[UNK]") == 2 and "2 of 3 input tokens are unknown to this model" in b.notices[0]
+    assert b.tokens.count("[UNK]") == 2 and "Unknown to this model (read as [UNK]): 2 of 3 input tokens." in b.notices[0]
 
 
 def test_a_korean_reader_given_no_korean_says_so():
