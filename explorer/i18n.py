@@ -145,9 +145,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "beam.table": {"en": "Hypotheses with log-probabilities", "ko": "번역 후보와 로그 확률"},
     "beam.figure": {"en": "Scores and prefix tree", "ko": "점수와 접두사 트리"},
     "beam.choose": {"en": "Show the attention of hypothesis", "ko": "어텐션을 볼 번역 후보"},
-    "beam.grid": {"en": "Cross attention of the chosen hypothesis, all layers × heads",
-                  "ko": "선택한 번역 후보의 교차 어텐션 (모든 레이어 × 헤드)"},
-    "beam.mean": {"en": "Last layer, mean over heads", "ko": "마지막 레이어, 헤드 평균"},
+    "beam.grid": {"en": "Cross attention of the chosen hypothesis, all layers × heads (an RNN has one of each)",
+                  "ko": "선택한 번역 후보의 교차 어텐션 (모든 레이어 × 헤드, RNN은 하나씩)"},
+    "beam.mean": {"en": "Last layer, mean over heads (an RNN: its one map)",
+                  "ko": "마지막 레이어, 헤드 평균 (RNN은 그 하나의 맵)"},
     # ------------------------------------------------------------------ BERT
     "bert.intro": {
         "en": "WordPiece tokens with their segment (A/B), fill-mask for any number of [MASK]s, next-sentence "
@@ -493,6 +494,8 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "번역 후보 #{i}: 교차 어텐션, 모든 레이어 × 헤드"},
     "view.hyp_mean": {"en": "Hypothesis #{i}: last layer, mean over heads",
                       "ko": "번역 후보 #{i}: 마지막 레이어, 헤드 평균"},
+    "view.hyp_one": {"en": "Hypothesis #{i}: cross attention (one layer, one head)",
+                     "ko": "번역 후보 #{i}: 교차 어텐션 (레이어 하나, 헤드 하나)"},
     "view.run_first": {"en": "Run a sentence first.", "ko": "먼저 문장을 실행하세요."},
     "view.layer_mean": {"en": "Layer {l}: mean over heads", "ko": "레이어 {l}: 헤드 평균"},
     "view.rollout_through": {"en": "Rollout through layers 1–{l}", "ko": "레이어 1–{l}까지의 롤아웃"},

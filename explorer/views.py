@@ -243,10 +243,13 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
         grid = mean = p
         tables = {}
     else:
-        grid = fg.head_grid(a, r.source_tokens, r.target_tokens, t("view.hyp_grid", lang, i=r.chosen + 1),
+        one = a.shape[:2] == (1, 1)  # an RNN's attention: no layers or heads to average over
+        grid = fg.head_grid(a, r.source_tokens, r.target_tokens,
+                            t("view.hyp_one" if one else "view.hyp_grid", lang, i=r.chosen + 1),
                             selected=None, labels=figure_labels(lang))
         m = a[-1].mean(0)  # (T, S)
-        mean = fg.heatmap(m, r.source_tokens, r.target_tokens, t("view.hyp_mean", lang, i=r.chosen + 1),
+        mean = fg.heatmap(m, r.source_tokens, r.target_tokens,
+                          t("view.hyp_one" if one else "view.hyp_mean", lang, i=r.chosen + 1),
                           x_title=t("fig.source", lang), y_title=t("view.target_produced", lang),
                           labels=figure_labels(lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}

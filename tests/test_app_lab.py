@@ -119,6 +119,10 @@ def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
             for h in range(H):
                 np.testing.assert_array_equal(z(c.grid, l * H + h), a[l, h])
         np.testing.assert_allclose(z(c.mean), a[-1].mean(0), rtol=1e-6)
+        # an RNN's one map is not called "all layers × heads" or "mean over heads"
+        key = "view.hyp_one" if (L, H) == (1, 1) else "view.hyp_grid"
+        assert c.grid.layout.title.text == i18n.t(key, "en", i=i + 1)
+        assert (c.mean.layout.title.text == c.grid.layout.title.text) == (model.startswith("seq2seq"))
     # the app's chooser recomputes from the search it stored, not from the textboxes
     search = {"text": LONG, "model": model, "beam": beam}
     translation, grid, mean, notice, files = app._ui_beam_choice(search, 1)
