@@ -582,6 +582,9 @@ def attention_bars(weights, tokens: Sequence[str], title: str, labels: dict | No
     return _figure([bar], layout)
 
 
+TOPK_BAR_PX, TOPK_GAP_PX, TOPK_FOOT_PX = 28, 70, 60  # fill-mask bars: one bar, between rows, the last row's x axis
+
+
 def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title: str = "Fill-mask: top predictions",
               labels: dict | None = None) -> go.Figure:
     """One group (subplot) per [MASK]: `masks` is a list of (label, tokens, probabilities),
@@ -589,9 +592,12 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
     w0 = _labels(labels)
     if not masks:
         return placeholder(w0["no_mask"], title)
-    # one row per [MASK], laid out as make_subplots(len(masks), 1, vertical_spacing=gap) would
-    n = len(masks)
-    gap = min(0.15, 0.6 / n)  # room for a row's tick labels and the next row's title
+    # one row per [MASK], laid out as make_subplots(len(masks), 1, vertical_spacing=gap) would, in pixels: a bar
+    # TOPK_BAR_PX tall, TOPK_GAP_PX between rows (a row's tick labels, the next row's title) whatever the number of
+    # [MASK]s and of predictions (a fraction of the height squeezed 4+ rows' bars to 17 px and their numbers with them)
+    n, most = len(masks), max(len(m[1]) for m in masks)
+    plot_px = n * TOPK_BAR_PX * most + (n - 1) * TOPK_GAP_PX + TOPK_FOOT_PX
+    gap = TOPK_GAP_PX / plot_px
     h = (1 - (n - 1) * gap) / n
     bars, layout, titles = [], {}, []
     for r, (label, toks, probs) in enumerate(masks):
@@ -610,11 +616,10 @@ def topk_bars(masks: Sequence[tuple[str, Sequence[str], Sequence[float]]], title
         layout[f"yaxis{k}"] = dict(_token_axis([str(t) for t in toks], ""), domain=[max(0.0, top - h), top],
                                    anchor=f"x{k}", range=[len(p) - 0.5, -0.5])
         titles.append(_subplot_title(_esc(label), 0.5, top))
-    most = max(len(m[1]) for m in masks)
     title = _title(title, [t for m in masks for t in m[1]], w0)
-    layout.update(title=title, height=int(90 + n * (60 + 28 * most) + 20 * ("subtitle" in title)),
-                  annotations=titles, font=dict(size=BASE_FONT),
-                  margin=dict(l=10, r=10, t=100 if "subtitle" in title else 80, b=10), plot_bgcolor="white")
+    top = 100 if "subtitle" in title else 80
+    layout.update(title=title, height=top + plot_px + 10, annotations=titles, font=dict(size=BASE_FONT),
+                  margin=dict(l=10, r=10, t=top, b=10), plot_bgcolor="white")
     return _figure(bars, responsive(bars, layout, {}))  # a phone: the title's size (and lines) only
 
 
