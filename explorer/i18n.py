@@ -675,6 +675,11 @@ STRINGS: dict[str, dict[str, str]] = {
               "model reads ({reading})?",
         "ko": "입력 토큰 {total}개 중 {n}개는 이 모델이 모르는 토큰입니다({token}로 읽음). 이 모델이 읽는 언어"
               "({reading})로 쓴 문장인가요?"},
+    "note.looks_french": {
+        "en": "This model reads English ({direction}), and the sentence looks French: its translation will not mean "
+              "much. Choose a model for the sentence's language.",
+        "ko": "이 모델은 영어를 읽는데({direction}) 문장이 프랑스어로 보입니다. 번역은 별 의미가 없을 것입니다. "
+              "문장의 언어에 맞는 모델을 고르세요."},
     "note.not_korean": {
         "en": "This model reads Korean ({direction}), and the sentence has no Korean letters: its translation will "
               "not mean much. Choose a model for the sentence's language.",

@@ -209,6 +209,30 @@ def script_notice(text: str, direction: str) -> list[Notice]:
     return []
 
 
+# Words of one language and not the other (no "a", "on", "son", "des"...): a sentence with two or more French ones
+# and no English one, or three times as many, is taken for French. English with a French phrase ("c'est la vie, as
+# they say") keeps its English words and passes.
+FRENCH_WORDS = frozenset("je tu il elle nous vous ils elles suis es est sommes êtes sont le la les une du et ne pas "
+                         "qui dans avec pour sur au aux cette ces mon ma mes ton ta tes sa ses leur leurs très été "
+                         "était avez avons ai sais peux veux fait aussi mais ou où".split())
+ENGLISH_WORDS = frozenset("i you he she we they am is are was were the an and not to of in with for this that these "
+                          "my your our their do does did have has be been will would can what where".split())
+
+
+def french_notice(text: str, direction: str) -> list[Notice]:
+    """A notice when an English -> X model gets what looks like French (the course's "je suis étudiant" typed into
+    the English box): it translates it into confident nonsense ("Je suis étudiant." -> "Les amusants.")."""
+    if not direction.startswith("en"):
+        return []
+    words = re.findall(r"[^\W\d_]{2,}", text.lower())
+    fr, en = sum(w in FRENCH_WORDS for w in words), sum(w in ENGLISH_WORDS for w in words)
+    if (fr >= 2 and en == 0) or (fr >= 3 and fr >= 3 * en):
+        return [Notice(f"This model reads English ({direction}), and the sentence looks French: its translation will "
+                       "not mean much. Choose a model for the sentence's language.", "looks_french",
+                       direction=direction)]
+    return []
+
+
 # ----------------------------------------------------------------------------- translation
 
 
@@ -269,7 +293,8 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     if not ids:
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
     direction = ckpt.metrics.get("data", {}).get("direction", "")
-    notices += unknown_notice(ids, sp.get("unk"), "<unk>", direction) + script_notice(text, direction)
+    notices += (unknown_notice(ids, sp.get("unk"), "<unk>", direction) + script_notice(text, direction)
+                + french_notice(text, direction))
     src = torch.tensor([ids + [sp["eos"]]])
     max_out = min(limit + 1, 2 * src.size(1) + 10)
     # The model's own alpha at every beam size: at beam 1 it only scales the one hypothesis's score (greedy

@@ -227,6 +227,18 @@ def test_a_korean_reader_given_no_korean_says_so():
     assert not any(n.key == "not_korean" for n in inf.translate("transformer-en-fr", "I am a student.").notices)
 
 
+@pytest.mark.parametrize("model", ["transformer-en-fr", "seq2seq-dot"])
+def test_an_english_reader_given_french_says_so(model):
+    """The course's "je suis étudiant", typed into an English -> French model, came back as "Les amusants." with no
+    word of warning; English with a French phrase in it is read as English."""
+    for french in ("Je suis étudiant.", "Où est la gare ?", "Tu es mon ami."):
+        notices = inf.translate(model, french).notices
+        assert [n.key for n in notices] == ["looks_french"] and "reads English (en-fr)" in str(notices[0]), french
+    for english in ("I am a student.", "C'est la vie, as they say.", "The animal didn't cross the street.", "Bonjour !"):
+        assert not inf.translate(model, english).notices, english
+    assert not any(n.key == "looks_french" for n in inf.translate("transformer-ko-en", "Je suis étudiant.").notices)
+
+
 @pytest.mark.parametrize("b", ["", "   ", None, "\x00"])
 def test_nsp_empty_sentence_b_is_a_clear_error(b):
     with pytest.raises(UserError, match="second sentence"):
