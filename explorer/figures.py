@@ -196,7 +196,7 @@ LABELS = {"key": "key", "query": "query", "score": "score", "weight": "weight", 
           "scores_panel": "scores QKᵀ/√d_k (before softmax)", "softmax_panel": "softmax (attention weights)",
           "source": "source", "source_token": "source token", "attention_weight": "attention weight",
           "probability": "probability", "no_mask": "No [MASK] to predict.",
-          "word_start": "▁ = start of a word", "layer": "layer", "head": "head", "value": "value",
+          "word_start": "▁ = start of a word", "layer": "layer", "head": "head", "value": "cell value",
           "no_heads": "No attention heads.",
           "grid_too_large": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
                             "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser)."}

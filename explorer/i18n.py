@@ -63,7 +63,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "tab.inside": {"en": "Inside attention", "ko": "어텐션 들여다보기"},
     "tab.rollout": {"en": "Rollout & entropy", "ko": "롤아웃과 엔트로피"},
     "tab.qk": {"en": "Query · key", "ko": "쿼리 · 키"},
-    "tab.contextual": {"en": "Contextual vs static", "ko": "문맥 벡터 vs 정적 임베딩"},
+    "tab.contextual": {"en": "Contextual vs static", "ko": "문맥 임베딩 vs 정적 임베딩"},
     "tab.positional": {"en": "Positional encoding", "ko": "위치 인코딩"},
     "tab.training": {"en": "Training", "ko": "학습 과정"},
     "tab.snapshots": {"en": "Attention over training", "ko": "학습에 따른 어텐션 변화"},
@@ -95,14 +95,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "sf.intro": {
         "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh "
               "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
-              "(Bahdanau et al. 2015) and **none**, the fixed-vector bottleneck (Sutskever et al. 2014). Below the "
-              "alignments: the entropy of every attention row in nats; 0 means all weight on one source token, "
-              "log S means spread evenly over all S of them.",
+              "(Bahdanau et al. 2015) and **none**, the fixed-vector bottleneck (Sutskever et al. 2014). In dot, "
+              "general and scaled dot, s is the decoder's current state hₜ (Luong); in additive it is the previous "
+              "state sₜ₋₁ and the context vector feeds the LSTM (Bahdanau), so the models differ in more than the "
+              "score. The four attention models have a bidirectional encoder; none reads the source reversed with "
+              "a one-way encoder, as Sutskever et al. did. Below the alignments: the entropy of every attention row "
+              "in nats; 0 means all weight on one source token, log S means spread evenly over all S of them.",
         "ko": "같은 영어 문장을 다섯 가지 RNN 인코더-디코더에 넣어 봅니다: **dot** sᵀh와 **general** sᵀWh "
               "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
               "(Bahdanau et al. 2015), 그리고 어텐션 없이 고정 크기 벡터 하나만 쓰는 **none** (Sutskever et al. "
-              "2014). 정렬 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 모든 가중치가 "
-              "몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
+              "2014). dot·general·scaled dot에서 s는 디코더의 현재 상태 hₜ이고(Luong), additive에서는 이전 상태 "
+              "sₜ₋₁이며 컨텍스트 벡터가 LSTM 입력으로 들어갑니다(Bahdanau). 따라서 모델들은 점수 함수만 다른 것이 "
+              "아닙니다. 어텐션이 있는 네 모델은 양방향 인코더를 쓰고, none은 Sutskever et al.처럼 단방향 인코더로 "
+              "소스를 거꾸로 읽습니다. 정렬 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
+              "모든 가중치가 몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
     },
     "sf.run": {"en": "Compare", "ko": "비교하기"},
     "sf.figure": {"en": "Alignments and entropy per row", "ko": "정렬과 행별 엔트로피"},
@@ -116,10 +122,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Encoder self-attention, the decoder's masked self-attention and cross attention, every layer and "
               "head at a glance; pick one to see it large. Greedy search is beam size 1.",
         "ko": "인코더 셀프 어텐션, 디코더의 마스크드 셀프 어텐션, 교차 어텐션을 모든 레이어와 헤드에 걸쳐 한눈에 "
-              "봅니다. 레이어와 헤드를 고르면 크게 볼 수 있습니다. 빔 크기 1은 그리디 탐색입니다.",
+              "봅니다. 레이어와 헤드를 고르면 크게 볼 수 있습니다. 빔 크기 1은 그리디 디코딩입니다.",
     },
     "tr.beam": {"en": "Beam size (1 = greedy)", "ko": "빔 크기 (1 = 그리디)"},
-    "tr.hyps": {"en": "Hypotheses (best first)", "ko": "번역 후보 (좋은 순)"},
+    "tr.hyps": {"en": "Hypotheses (best first)", "ko": "번역 후보 (점수 높은 순)"},
     "tr.scores": {"en": "Selected head: scores before and after softmax", "ko": "선택한 헤드: 소프트맥스 전후의 점수"},
     "tr.files": {"en": "Downloads: record JSON, selected matrices CSV, figures HTML",
                  "ko": "다운로드: 기록 JSON, 선택한 행렬 CSV, 그림 HTML"},
@@ -130,15 +136,15 @@ STRINGS: dict[str, dict[str, str]] = {
               "validation split (shown under the translation). The table lists them best "
               "first with their summed log-probability; choose one to see the cross attention that produced it "
               "(the model is run again, teacher-forced on that hypothesis).",
-        "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 패널티(Wu et al. "
+        "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 페널티(Wu et al. "
               "2016; α는 모델마다 검증 데이터로 고른 값이며 번역 아래에 표시됩니다)로 나눈 로그 확률로 "
-              "순위를 매깁니다. 표는 번역 후보들을 좋은 순으로, 로그 확률의 합과 함께 "
+              "순위를 매깁니다. 표는 번역 후보들을 점수 높은 순으로, 로그 확률의 합과 함께 "
               "보여 줍니다. 번역 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다"
               "(그 후보를 디코더 입력으로 모델을 다시 실행합니다).",
     },
     "beam.alpha": {"en": "Length penalty of {model}: α = {alpha:.1f} (chosen on its validation split; score = "
                          "log-prob / ((5 + length) / 6)^α).",
-                   "ko": "{model}의 길이 패널티: α = {alpha:.1f} (검증 데이터로 고른 값; 점수 = 로그 확률 / "
+                   "ko": "{model}의 길이 페널티: α = {alpha:.1f} (검증 데이터로 고른 값; 점수 = 로그 확률 / "
                          "((5 + 길이) / 6)^α)."},
     "beam.size": {"en": "Beam size N", "ko": "빔 크기 N"},
     "beam.run": {"en": "Search", "ko": "탐색하기"},
@@ -176,7 +182,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "**내 BERT 불러오기.** Hugging Face 허브의 BERT 체크포인트(최대 {cap} MB)를 불러와 이 저장소의 BERT로 "
               "변환하고, 위의 모델 목록에 추가합니다.",
     },
-    "bert.hub_repo": {"en": "Hub repository id (e.g. prajjwal1/bert-tiny)", "ko": "허브 저장소 id (예: prajjwal1/bert-tiny)"},
+    "bert.hub_repo": {"en": "Hub repository id (e.g. prajjwal1/bert-tiny)", "ko": "허브 저장소 ID (예: prajjwal1/bert-tiny)"},
     "bert.hub_load": {"en": "Load from the Hub", "ko": "허브에서 불러오기"},
     "bert.hub_loaded": {"en": "Loaded **{name}**: {layers} layers × {heads} heads; choose it above.",
                         "ko": "불러오기 완료: **{name}** ({layers}개 레이어 × {heads}개 헤드). 위의 모델 목록에서 고르세요."},
@@ -187,7 +193,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "layers' head-averaged attention, with the residual added as 0.5·A + 0.5·I, to estimate how much of "
               "each input token reaches each position. **Row entropy** says how spread a head's attention is "
               "(0 = on one token, log T = uniform over the T tokens).",
-        "ko": "원래 어텐션은 한 번에 한 레이어만 보여 주지만, 정보는 잔차 연결과 앞선 모든 레이어를 거쳐서도 "
+        "ko": "원시(raw) 어텐션은 한 번에 한 레이어만 보여 주지만, 정보는 잔차 연결과 앞선 모든 레이어를 거쳐서도 "
               "흐릅니다. **어텐션 롤아웃**(Abnar & Zuidema 2020)은 각 레이어의 헤드 평균 어텐션에 잔차를 "
               "0.5·A + 0.5·I로 더해 레이어 순서대로 곱하여, 각 입력 토큰의 정보가 각 위치에 얼마나 도달하는지 "
               "추정합니다. **행 엔트로피**(row entropy)는 헤드의 어텐션이 얼마나 퍼져 있는지 나타냅니다(0 = 한 토큰에 집중, "
@@ -195,7 +201,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ro.model": {"en": "Model (BERT or a Transformer's encoder)", "ko": "모델 (BERT 또는 트랜스포머 인코더)"},
     "ro.run": {"en": "Show rollout", "ko": "롤아웃 보기"},
-    "ro.grid": {"en": "Raw self-attention, every layer × head", "ko": "원래 셀프 어텐션 (모든 레이어 × 헤드)"},
+    "ro.grid": {"en": "Raw self-attention, every layer × head", "ko": "원시 셀프 어텐션 (모든 레이어 × 헤드)"},
     "ro.rollout": {"en": "The layer's head mean vs the rollout up to it", "ko": "해당 레이어의 헤드 평균 vs 그 레이어까지의 롤아웃"},
     "ro.entropy": {"en": "Mean row entropy per head", "ko": "헤드별 평균 행 엔트로피"},
     "ro.row_entropy": {"en": "Row entropy in the layer, head × query token",
@@ -212,7 +218,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "qk.query": {"en": "Query token", "ko": "쿼리 토큰"},
     "qk.run": {"en": "Show", "ko": "보기"},
     "qk.figure": {"en": "Query, keys, scores and softmax", "ko": "쿼리, 키, 점수와 소프트맥스"},
-    "qk.table": {"en": "Terms per key", "ko": "키별 값"},
+    "qk.table": {"en": "Terms per key", "ko": "키별 점수와 가중치"},
     "qk.summary": {
         "en": "Layer {layer}, head {head}: the query **{q}** attends most to **{k}** ({p:.3f}); d_k = {d}.",
         "ko": "레이어 {layer}, 헤드 {head}에서 어텐션이 가장 큰 키: 쿼리 **{q}** → 키 **{k}** ({p:.3f}). d_k = {d}.",
@@ -222,7 +228,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "before the dot product, so q and every k_j above are the normed vectors, and a score can grow only "
               "through the norms' learned gains and biases.",
         "ko": "이 모델에는 **QK-LayerNorm**(Dehghani et al. 2023)이 있습니다: 각 헤드가 내적 전에 쿼리와 키를 "
-              "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습된 이득(gain)과 편향을 "
+              "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습되는 스케일(γ)과 편향(β)을 "
               "통해서만 커질 수 있습니다.",
     },
     # ------------------------------------------------------------------ contextual
@@ -232,7 +238,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "line. The heatmap is the cosine between the word's contextual vectors, the bars the cosine of each "
               "with the word's own static (input) embedding. English words go through BERT's last layer; the "
               "Korean 배 (boat / pear / belly) through the ko-en Transformer's encoder.",
-        "ko": "정적 임베딩은 문장과 상관없이 한 단어에 벡터 하나를 주지만, 문맥 모델은 문맥마다 다른 벡터를 줍니다"
+        "ko": "정적 임베딩은 문장과 상관없이 한 단어에 벡터 하나를 주지만, 문맥 임베딩 모델은 문맥마다 다른 벡터를 줍니다"
               "(Ethayarajh 2019). 단어와 그 단어가 들어간 문장을 한 줄에 하나씩 입력하세요. 히트맵은 문맥별 벡터 "
               "사이의 코사인 유사도, 막대는 각 벡터와 그 단어의 정적(입력) 임베딩 사이의 코사인 유사도입니다. 영어 "
               "단어는 BERT의 마지막 레이어로, 한국어 '배'(타는 배 / 먹는 배 / 신체의 배)는 ko-en 트랜스포머의 "
@@ -284,11 +290,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "snap.intro": {
         "en": "Cross attention on fixed probe sentences (mean over heads), saved while each translation model "
               "trained. At first it is nearly uniform (entropy near log S); it sharpens as the model learns which "
-              "source word to read. The last snapshot is the end of training, not necessarily the shipped (best) "
-              "checkpoint.",
+              "source word to read. The rows are the reference translation, fed to the decoder (teacher forcing), "
+              "not the model's own output at that point. The last snapshot is the end of training, not necessarily "
+              "the shipped (best) checkpoint.",
         "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 교차 어텐션(헤드 평균)을 저장해 두었습니다. "
               "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
-              "점점 뾰족해집니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 있습니다.",
+              "점점 뾰족해집니다. 행은 모델이 그 시점에 만든 번역이 아니라, 디코더에 넣어 준 정답 번역(teacher "
+              "forcing)의 토큰입니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 "
+              "있습니다.",
     },
     "snap.model": {"en": "Translation model", "ko": "번역 모델"},
     "snap.probe": {"en": "Probe sentence", "ko": "관찰 문장"},
@@ -303,19 +312,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ------------------------------------------------------------------ live training
     "live.intro": {
-        "en": "Train a tiny attentional encoder-decoder (64 wide) on a toy English → French grammar on this "
+        "en": "Train a tiny attentional encoder-decoder (64-dimensional embeddings and states) on a toy English → French grammar on this "
               "server's CPU and watch the alignment on the probe sentence sharpen. In French, colours follow the "
-              "noun and negation wraps the verb (ne … pas), so the right alignment is not the diagonal. One training "
+              "noun and negation wraps the verb (ne … pas), so the right alignment is not the diagonal. Its rows are "
+              "the reference translation, fed to the decoder (teacher forcing); the model's own output is shown "
+              "beside it. One training "
               "runs at a time (others wait in line); it stops at the time limit, when you press Stop, or when you "
               "close the page.",
-        "ko": "작은 어텐션 인코더-디코더(폭 64)를 이 서버의 CPU에서 장난감 영어 → 프랑스어 문법으로 학습시키며, "
+        "ko": "작은 어텐션 인코더-디코더(임베딩·은닉 상태 64차원)를 이 서버의 CPU에서 토이 영어 → 프랑스어 문법으로 학습시키며, "
               "관찰 문장의 정렬이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
-              "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 한 번에 하나의 학습만 실행되며 "
+              "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 정렬의 행은 디코더에 넣어 준 정답 "
+              "번역(teacher forcing)의 토큰이며, 모델이 만든 번역은 따로 보여 줍니다. 한 번에 하나의 학습만 실행되며 "
               "(다른 사람은 차례를 기다림), 시간 제한에 도달하거나 멈추기를 누르거나 페이지를 닫으면 멈춥니다.",
     },
     "live.seconds": {"en": "Training time (seconds)", "ko": "학습 시간 (초)"},
     "live.score": {"en": "Score function", "ko": "점수 함수"},
-    "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "관찰 문장 (장난감 문법의 영어 단어만)"},
+    "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "관찰 문장 (토이 문법의 영어 단어만)"},
     "live.start": {"en": "Start training", "ko": "학습 시작"},
     "live.stop": {"en": "Stop", "ko": "멈추기"},
     "live.loss": {"en": "Training loss", "ko": "학습 손실"},
@@ -350,7 +362,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "metric.fill_mask_top1_wiki": {"en": "fill-mask top-1 on Wikipedia", "ko": "위키백과 [MASK] 채우기 top-1"},
     "metric.fill_mask_top1_short": {"en": "fill-mask top-1 on short sentences", "ko": "짧은 문장 [MASK] 채우기 top-1"},
     "metric.nsp_acc": {"en": "NSP accuracy", "ko": "NSP 정확도"},
-    "metric.mlm_top1_mixed": {"en": "MLM top-1 (all masks)", "ko": "MLM top-1(전체 마스크)"},
+    "metric.mlm_top1_mixed": {"en": "MLM top-1 on sentence pairs (mixed corpora)",
+                              "ko": "문장 쌍(여러 말뭉치 혼합)의 MLM top-1"},
     "len.family_0": {"en": "RNN, no attention", "ko": "RNN, 어텐션 없음"},
     "len.family_1": {"en": "RNN + attention", "ko": "RNN + 어텐션"},
     "len.family_2": {"en": "Transformer", "ko": "트랜스포머"},
@@ -371,7 +384,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.word_start": {"en": "▁ = start of a word", "ko": "▁ = 단어의 시작"},
     "fig.layer": {"en": "layer", "ko": "레이어"},
     "fig.head": {"en": "head", "ko": "헤드"},
-    "fig.value": {"en": "value", "ko": "값"},
+    "fig.value": {"en": "cell value", "ko": "칸 값"},  # not "value": in attention that reads as V
     "fig.no_heads": {"en": "No attention heads.", "ko": "어텐션 헤드가 없습니다."},
     "tr.query_reads": {"en": "query: the decoder input it reads", "ko": "쿼리: 읽는 디코더 입력"},
     "tr.key_reads": {"en": "key: decoder input (later ones masked)", "ko": "키: 디코더 입력(뒤쪽은 마스킹)"},
@@ -391,7 +404,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Every head at a glance is drawn for inputs of up to {limit} tokens; this one has "
               "{tokens} ({maps} maps of {tokens} × {tokens} would stall the browser).",
         "ko": "모든 헤드를 한눈에 보는 격자는 {limit}개 토큰까지의 입력에만 그립니다. 이 입력은 {tokens}개 토큰입니다"
-              "({tokens} × {tokens} 지도 {maps}개는 브라우저를 멈추게 합니다)."},
+              "({tokens} × {tokens} 맵 {maps}개는 브라우저를 멈추게 할 수 있습니다)."},
     "view.target_produced": {"en": "target (produced)", "ko": "타깃 (생성)"},
     "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
     "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
@@ -449,7 +462,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lvf.snapshot_n": {"en": "snapshot {k} of {n}", "ko": "스냅샷 {k}/{n}"},
     "lvf.layer_of": {"en": "{step} · layer {l} of {L}", "ko": "{step} · 레이어 {l}/{L}"},
     "lvf.layer_n": {"en": "layer {l}", "ko": "레이어 {l}"},
-    "lvf.mean_row_entropy": {"en": "mean row entropy", "ko": "행 엔트로피 평균"},
+    "lvf.mean_row_entropy": {"en": "mean row entropy", "ko": "평균 행 엔트로피"},
     "lvf.uniform": {"en": "uniform (log S)", "ko": "균등 분포 (log S)"},
     "lvf.training_step": {"en": "training step", "ko": "학습 스텝"},
     "lvf.entropy_nats": {"en": "entropy (nats)", "ko": "엔트로피 (nats)"},
@@ -508,24 +521,30 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ what the first three tabs compute
     "view.translate_first": {"en": "Translate a sentence first.", "ko": "먼저 문장을 번역하세요."},
     "s2s.no_attention": {
-        "en": "**No attention in this model.** The decoder never looks back at the source: the encoder's "
-              "last hidden state is its only context, so the whole sentence must fit through one fixed-size "
-              "vector (the bottleneck of Sutskever et al. 2014 that attention, Bahdanau et al. 2015, removes).",
-        "ko": "**이 모델에는 어텐션이 없습니다.** 디코더는 소스를 다시 보지 않습니다. 인코더의 마지막 은닉 상태가 "
-              "유일한 컨텍스트이므로, 문장 전체가 고정 크기 벡터 하나를 통과해야 합니다(Sutskever et al. 2014의 "
-              "병목이며, Bahdanau et al. 2015의 어텐션이 이를 없앱니다).",
+        "en": "**No attention in this model.** The decoder never looks back at the source: the encoder's final "
+              "state (h and c), which starts the decoder, is all it knows of the sentence, so the whole sentence "
+              "must fit through one fixed-size vector (the bottleneck of Sutskever et al. 2014, who also read the "
+              "source reversed, as this model does; attention, Bahdanau et al. 2015, removes it).",
+        "ko": "**이 모델에는 어텐션이 없습니다.** 디코더는 소스를 다시 보지 않습니다. 디코더의 초기 상태가 되는 "
+              "인코더의 마지막 상태(h와 c)가 문장에 대해 아는 전부이므로, 문장 전체가 고정 크기 벡터 하나를 "
+              "통과해야 합니다(Sutskever et al. 2014의 병목이며, 이 모델도 그들처럼 소스를 거꾸로 읽습니다. "
+              "Bahdanau et al. 2015의 어텐션이 이 병목을 없앱니다).",
     },
-    "s2s.align_none": {"en": "No attention: the last encoder state is the only context.",
-                       "ko": "어텐션 없음: 인코더의 마지막 상태가 유일한 컨텍스트입니다."},
+    "s2s.align_none": {"en": "No attention: the decoder starts from the encoder's final state and never looks back.",
+                       "ko": "어텐션 없음: 디코더는 인코더의 마지막 상태에서 시작하며 소스를 다시 보지 않습니다."},
     "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
     "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
     # {end}: "." unless the produced token already ends a sentence ("ant." gave "ant..")
     "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**{end}",
                       "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**{end}"},
-    "s2s.bars_none": {"en": "No attention weights: every step gets the same fixed vector.",
-                      "ko": "어텐션 가중치가 없습니다: 모든 단계가 같은 고정 벡터를 받습니다."},
-    "s2s.step_none": {"en": "There is no attention: the context is the last encoder state, the same at every step.",
-                      "ko": "어텐션이 없습니다: 컨텍스트는 인코더의 마지막 상태이며, 모든 단계에서 같습니다."},
+    "s2s.bars_none": {"en": "No attention weights: the encoder's final state only starts the decoder; no step looks "
+                            "back at the source.",
+                      "ko": "어텐션 가중치가 없습니다: 인코더의 마지막 상태는 디코더의 초기 상태로만 쓰이고, 어느 단계도 "
+                            "소스를 다시 보지 않습니다."},
+    "s2s.step_none": {"en": "There is no attention: all the decoder knows of the source came in through its initial "
+                            "state, the encoder's final (h, c).",
+                      "ko": "어텐션이 없습니다: 디코더가 소스에 대해 아는 것은 모두 초기 상태, 즉 인코더의 마지막 (h, c)로 "
+                            "들어온 것입니다."},
     "s2s.step_context": {"en": "Its context vector c{t} = Σᵢ αᵢ hᵢ came mostly from {top} ({share} of the weight).",
                          "ko": "이 단계의 컨텍스트 벡터 c{t} = Σᵢ αᵢ hᵢ는 주로 {top}에서 왔습니다(가중치의 {share})."},
     "s2s.bars_title": {"en": "Step {t}: attention while producing '{produced}'",
@@ -566,7 +585,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "what.probe sentence": {"en": "probe sentence", "ko": "관찰 문장"},
     "what.Beam size": {"en": "Beam size", "ko": "빔 크기"},
     "what.Hypothesis": {"en": "Hypothesis", "ko": "번역 후보 번호"},
-    "what.top-k": {"en": "top-k", "ko": "top-k"},
+    "what.top-k": {"en": "top-k", "ko": "상위 k개"},
     "what.Layer": {"en": "Layer", "ko": "레이어"},
     "what.Head": {"en": "Head", "ko": "헤드"},
     "what.Query token": {"en": "Query token", "ko": "쿼리 토큰"},
@@ -586,7 +605,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.mask_too_late": {"en": "Every [MASK] fell beyond BERT's length limit; put one earlier in the text.",
                           "ko": "모든 [MASK]가 BERT의 길이 제한 밖에 있습니다. [MASK]를 더 앞에 넣으세요."},
     "err.word_unknown": {"en": "'{word}' is unknown to {name}'s vocabulary ({unk}).",
-                         "ko": "'{word}': {name}의 어휘에 없는 단어입니다 ({unk})."},
+                         "ko": "'{word}': {name}의 어휘에 없는 단어입니다({unk})."},
     "err.word_no_token": {"en": "'{word}' is not (part of) any token in {name}'s vocabulary of {n} tokens, so it has no "
                                 "static embedding to compare with.",
                           "ko": "'{word}': {name}의 어휘({n}개 토큰)의 어느 토큰에도 들어 있지 않아, 비교할 정적 "
@@ -627,14 +646,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.hub_bad_id": {"en": "A Hugging Face model id looks like 'bert-base-uncased' or 'owner/name'.",
                        "ko": "Hugging Face 모델 ID는 'bert-base-uncased'나 'owner/name' 꼴입니다."},
     "err.hub_gated": {"en": "'{repo}' is gated on the Hugging Face Hub: it needs an accepted licence and a token.",
-                      "ko": "'{repo}'은(는) Hugging Face Hub에서 접근이 제한된 모델입니다. 라이선스 동의와 토큰이 "
+                      "ko": "'{repo}'은(는) Hugging Face 허브에서 접근이 제한된 모델입니다. 라이선스 동의와 토큰이 "
                             "필요합니다."},
     "err.hub_not_found": {"en": "No model '{repo}' on the Hugging Face Hub (or it is private).",
-                          "ko": "Hugging Face Hub에 '{repo}' 모델이 없습니다(비공개일 수도 있습니다)."},
+                          "ko": "Hugging Face 허브에 '{repo}' 모델이 없습니다(비공개일 수도 있습니다)."},
     "err.hub_no_revision": {"en": "'{repo}' has no such revision on the Hugging Face Hub.",
-                            "ko": "Hugging Face Hub의 '{repo}'에 그런 리비전이 없습니다."},
+                            "ko": "Hugging Face 허브의 '{repo}'에 그런 리비전이 없습니다."},
     "err.hub_unreachable": {"en": "Could not reach the Hugging Face Hub for '{repo}' (no internet?): {error}",
-                            "ko": "'{repo}'을(를) 가져오려 했지만 Hugging Face Hub에 연결하지 못했습니다(인터넷 연결을 "
+                            "ko": "'{repo}'을(를) 가져오려 했지만 Hugging Face 허브에 연결하지 못했습니다(인터넷 연결을 "
                                   "확인하세요): {error}"},
     "err.hub_no_config": {"en": "The repository has no config.json.", "ko": "저장소에 config.json이 없습니다."},
     "err.hub_no_safetensors": {"en": "The repository has no safetensors weights; only safetensors are loaded.",
@@ -644,21 +663,21 @@ STRINGS: dict[str, dict[str, str]] = {
                              "ko": "저장소에 safetensors 가중치가 없습니다({files}은(는) pickle 파일이라 불러오지 "
                                    "않습니다). safetensors만 불러옵니다."},
     "err.hub_unknown_size": {"en": "The Hub did not report the size of {files} in '{repo}'; not downloading.",
-                             "ko": "Hub가 '{repo}'의 {files} 크기를 알려 주지 않아 내려받지 않습니다."},
+                             "ko": "허브가 '{repo}'의 {files} 크기를 알려 주지 않아 내려받지 않습니다."},
     "err.hub_too_big": {"en": "'{repo}' needs {mb} MB ({files}), over the limit of {limit} MB.",
                         "ko": "'{repo}'은(는) {mb} MB({files})가 필요해 제한 {limit} MB를 넘습니다."},
     "err.not_bert": {"en": "{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.",
                      "ko": "{where}에는 '{model_type}' 모델이 있습니다. BERT(model_type 'bert')만 지원합니다."},
     "err.hub_off": {"en": "Loading models from the Hugging Face Hub is turned off on this server.",
-                    "ko": "이 서버에서는 Hugging Face Hub에서 모델을 불러오는 기능이 꺼져 있습니다."},
+                    "ko": "이 서버에서는 Hugging Face 허브에서 모델을 불러오는 기능이 꺼져 있습니다."},
     "err.hub_full": {"en": "This server already holds {n} models from the Hub; restart it to load others.",
-                     "ko": "이 서버는 이미 Hub 모델 {n}개를 가지고 있습니다. 다른 모델을 불러오려면 서버를 다시 "
+                     "ko": "이 서버는 이미 허브 모델 {n}개를 가지고 있습니다. 다른 모델을 불러오려면 서버를 다시 "
                            "시작하세요."},
     # ------------------------------------------------------------------ notices beside a result (Notice keys)
     "note.text_cut": {"en": "{what} cut to its first {chars} characters ({dropped} dropped).",
                       "ko": "{what} 입력을 앞의 {chars}자로 잘랐습니다({dropped}자 제외)."},
     "note.source_cut": {"en": "Source cut to {limit} subword tokens ({dropped} dropped).",
-                        "ko": "원문을 서브워드 토큰 {limit}개로 잘랐습니다({dropped}개 제외)."},
+                        "ko": "소스를 서브워드 토큰 {limit}개로 잘랐습니다({dropped}개 제외)."},
     "note.no_eos": {"en": "The translation hit the length limit before </s>.",
                     "ko": "번역이 </s>에 이르기 전에 길이 제한에 닿았습니다."},
     "note.bert_cut": {"en": "Input cut to BERT's {limit} tokens ({dropped} dropped).",
@@ -689,8 +708,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "attention.enc_self is sent for inputs of up to {limit} tokens (this one has {tokens}): the figure is "
               "the last layer's mean over heads; explorer.inference in Python returns every layer and head for any "
               "length.",
-        "ko": "attention.enc_self는 {limit}개 토큰까지의 입력에만 보냅니다(이 입력은 {tokens}개). 그림은 마지막 층의 "
-              "헤드 평균이며, 파이썬의 explorer.inference는 길이와 상관없이 모든 층과 헤드를 돌려줍니다."},
+        "ko": "attention.enc_self는 {limit}개 토큰까지의 입력에만 보냅니다(이 입력은 {tokens}개). 그림은 마지막 레이어의 "
+              "헤드 평균이며, 파이썬의 explorer.inference는 길이와 상관없이 모든 레이어와 헤드를 돌려줍니다."},
     "note.unavailable": {"en": "{name} is not available.", "ko": "{name}을(를) 사용할 수 없습니다."},
     "note.unavailable_why": {"en": "{name} is not available: {why}.", "ko": "{name}을(를) 사용할 수 없습니다: {why}."},
     "note.of_model": {"en": "{name}: {notice}", "ko": "{name}: {notice}"},

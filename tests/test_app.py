@@ -65,7 +65,7 @@ def test_seq2seq_view_shows_the_records_alignment():
 def test_seq2seq_none_says_there_is_no_attention():
     v = app.seq2seq_view(EN, "seq2seq-none")
     assert "No attention" in v.notice and "fixed-size vector" in v.notice
-    assert heatmaps(v.alignment) == [] and "only context" in v.alignment.layout.annotations[0].text
+    assert heatmaps(v.alignment) == [] and "never looks back" in v.alignment.layout.annotations[0].text
     assert "no attention" in v.step_text.lower()
 
 

@@ -344,7 +344,7 @@ def test_hover_words_follow_the_language():
     assert grid.data[5].hovertemplate.startswith("레이어 2 · 헤드 3<br>쿼리 %{y}<br>키 %{x}<br>값: ")
     assert "<br>값: %{z:.4f}" in head.data[0].hovertemplate
     en = fg.head_grid(p, SENTENCE[:4], SENTENCE[:4], "g")
-    assert en.data[5].hovertemplate.startswith("layer 2 · head 3<br>query %{y}<br>key %{x}<br>value: ")
+    assert en.data[5].hovertemplate.startswith("layer 2 · head 3<br>query %{y}<br>key %{x}<br>cell value: ")
     assert fg.head_grid(np.zeros((0, 0, 4, 4)), SENTENCE[:4], SENTENCE[:4], "g",
                         labels={"no_heads": "헤드 없음"}).layout.annotations[0].text == "헤드 없음"
 
