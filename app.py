@@ -1032,7 +1032,9 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
 # phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
 # object each time: the mark of what was applied lives on that object, so a new figure is fitted afresh.
 # Tables: a table's box gets ae-more-right / ae-more-left while columns are hidden on that side (CSS shades it),
-# looked at when it scrolls, when its box changes size (a tab shown) and when its rows change.
+# looked at when it scrolls, when its box changes size (a tab shown) and when its rows change. A heatmap of square
+# cells (figures.heatmap: meta.colorbarBeside) gets its colour bar beside the map after each draw, not at the plot's
+# right edge, where it stood 700 px away from a short sentence's map on a wide screen.
 PAGE_JS = """() => {
   const fit = gd => {
     const layout = gd.layout, meta = layout && layout.meta, P = window.Plotly;
@@ -1043,11 +1045,21 @@ PAGE_JS = """() => {
     const u = meta[want];
     P.update(gd, u.data, u.layout, u.traces);
   };
+  const beside = gd => {  // a heatmap of square cells (meta.colorbarBeside): its colour bar 16 px right of the map
+    const fl = gd._fullLayout, meta = gd.layout && gd.layout.meta, P = window.Plotly;
+    if (!P || !fl || !fl.xaxis || !fl._size || !meta || !meta.colorbarBeside) return;
+    const t = (gd.data || []).findIndex(d => d.type === 'heatmap' && d.showscale !== false);
+    if (t < 0) return;
+    const x = fl.xaxis.domain[1] + 16 / fl._size.w, now = ((gd.data[t].colorbar) || {}).x;
+    if (typeof now === 'number' && Math.abs(now - x) < 0.002) return;
+    P.restyle(gd, {'colorbar.x': x, 'colorbar.xanchor': 'left'}, [t]);
+  };
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
-    gd.on('plotly_afterplot', () => fit(gd));
+    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); });
     fit(gd);
+    beside(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
   const more = v => {

@@ -397,8 +397,10 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
 
     layout = dict(
         title=title, shapes=shapes, font=dict(size=BASE_FONT), height=height(cell, angle),
-        xaxis=_token_axis(xs, x_title, angle, cell),
-        # square cells; the y axis runs top to bottom like the matrix it shows
+        # square cells, the map at the left: the x axis gives up width (constrain "domain") instead of running on
+        # empty past the last token with its title centred over nothing; the page puts the colour bar beside the map
+        # (meta.colorbarBeside, app.PAGE_JS). The y axis runs top to bottom like the matrix it shows.
+        xaxis=dict(_token_axis(xs, x_title, angle, cell), constrain="domain"),
         yaxis=dict(_token_axis(ys, y_title, px=cell), range=[nq - 0.5, -0.5],
                    scaleanchor="x", scaleratio=1, constrain="domain"),
         margin=dict(l=10, r=10, t=90 if "subtitle" in title else 70, b=10), plot_bgcolor="white")
@@ -407,6 +409,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     layout = responsive([trace], layout, {
         "height": height(narrow, slant, 130), "xaxis.tickangle": slant, **_narrow_axis_titles(""),
         "xaxis.tickfont.size": tick_font(nk, narrow), "yaxis.tickfont.size": tick_font(nq, narrow)})
+    layout["meta"]["colorbarBeside"] = True
     return _figure([trace], layout)
 
 

@@ -268,6 +268,10 @@ def test_seq2seq_tab_translates_and_draws_the_alignment(ui, tmp_path):
     ticks = ui.ticks("alignment")
     assert {"▁I", "▁student.", "</s>"} <= set(ticks), ticks  # source tokens on the x axis, '</s>' as text
     expect(panel.get_by_text(re.compile(r"Step 1/\d+: the decoder read"))).to_be_visible()
+    # the map keeps its square cells at the left, its colour bar beside it (it stood at the plot's right edge, ~700 px
+    # past a short sentence's map) and the axis title under it
+    beside = ui.page.wait_for_function(BESIDE_JS, arg="alignment", timeout=STEP_MS).json_value()
+    assert beside["width"] > 2 * beside["mapWidth"] and abs(beside["titleMid"] - beside["mapMid"]) < 5, beside
 
     ui.screenshot("seq2seq", panel.get_by_role("textbox", name="Translation"), tmp_path)
     # an empty sentence: the message under the box, and the last translation stays on screen
@@ -680,6 +684,22 @@ def test_a_korean_link_opens_the_page_in_korean(browser, app_url):
 def _nothing_injected(ui):
     assert ui.page.locator('img[src="x"]').count() == 0, "an <img> from the input reached the DOM"
     assert not ui.page.evaluate("() => [...document.scripts].some(s => s.textContent.includes('alert(1)'))")
+
+
+# The visible plot whose title holds `arg`, once its colour bar stands within 40 px right of its map: the plot's and
+# the map's widths, and the middles of the map and of the x axis title (page coordinates).
+BESIDE_JS = """
+(needle) => {
+  const gd = [...document.querySelectorAll('.js-plotly-plot')].find(p => p.offsetWidth > 0 && p._fullLayout
+    && (p._fullLayout.title.text || '').includes(needle));
+  const bar = gd && gd.querySelector('.colorbar'), title = gd && gd.querySelector('.xtitle');
+  if (!bar || !title) return false;
+  const xa = gd._fullLayout.xaxis, left = gd.getBoundingClientRect().left;
+  const right = left + xa._offset + xa._length, gap = bar.getBoundingClientRect().left - right;
+  const t = title.getBoundingClientRect();
+  return gap >= 0 && gap < 40 && {width: gd._fullLayout.width, mapWidth: xa._length,
+                                  mapMid: left + xa._offset + xa._length / 2, titleMid: t.left + t.width / 2};
+}"""
 
 
 # Per visible plot that carries a narrow layout: which one it shows (the page's mark on its layout), its width,

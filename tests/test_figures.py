@@ -200,6 +200,11 @@ def test_attention_bars_topk_and_nsp():
         np.testing.assert_array_equal(np.asarray(tr.x), p)
         assert list(tr.customdata) == toks
     assert fg.topk_bars([]).data == ()  # a notice, not a crash
+    # a heatmap keeps its map at the left and gives up width (its x title under the map, not under empty range past
+    # the last token); the page reads meta.colorbarBeside to put the colour bar beside it
+    hm = fg.heatmap(probs(3, 3), ["a", "b", "c"], ["a", "b", "c"], "t")
+    assert hm.layout.xaxis.constrain == "domain" and hm.layout.xaxis.constraintoward == "left"
+    assert hm.layout.yaxis.scaleanchor == "x" and hm.layout.meta["colorbarBeside"] is True
     # a bar keeps its height however many [MASK]s there are (rows squeezed to 17 px bars from four [MASK]s on)
     for n, k in ((1, 5), (4, 5), (30, 5), (3, 20)):
         fig = fg.topk_bars([(f"[MASK] #{i}", [f"w{j}" for j in range(k)], [1 / (j + 2) for j in range(k)])
