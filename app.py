@@ -944,9 +944,9 @@ class Localized:
 
 @friendly
 def language_from_url(request: gr.Request):
-    """A link's ?lang=ko opens the page in Korean (a course page can link to it): the switch is set, and its change
-    events relabel the page. Any other value, or none, leaves English."""
-    code = (request.query_params.get("lang") or "").strip().lower() if request is not None else ""
+    """A link's ?lang=ko (or ko-KR) opens the page in Korean (a course page can link to it): the switch is set, and
+    its change events relabel the page. Any other value, or none, leaves English."""
+    code = (request.query_params.get("lang") or "").strip().lower().split("-")[0] if request is not None else ""
     names = {c: name for name, c in i18n.CHOICES.items()}
     return names[code] if code in names and code != "en" else gr.skip()
 
@@ -1015,11 +1015,11 @@ PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'e
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
 html[lang="ko"] .toast-title.warning { font-size: 0; }
-html[lang="ko"] .toast-title.warning > * { font-size: var(--text-md); }
-html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-md); }
+html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
+html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-lg); }
 .table-wrap { position: relative; }
 .table-wrap.ae-more-right::after, .table-wrap.ae-more-left::before {
-  content: ""; position: absolute; top: 1px; bottom: 1px; width: 28px; pointer-events: none; z-index: 5; }
+  content: ""; position: absolute; top: 1px; bottom: 1px; width: 28px; pointer-events: none; z-index: 8; }
 .table-wrap.ae-more-right::after { right: 0; background: linear-gradient(to left, rgba(0, 0, 0, 0.2), transparent); }
 .table-wrap.ae-more-left::before { left: 0; background: linear-gradient(to right, rgba(0, 0, 0, 0.2), transparent); }
 @media (max-width: 600px) {
@@ -1520,7 +1520,7 @@ def build_demo() -> gr.Blocks:
         lang.change(friendly(functools.partial(language_updates, L)), lang, L.outputs, show_progress="hidden",
                     api_visibility="private")
         lang.change(None, lang, None, js=PAGE_LANG_JS, show_progress="hidden", api_visibility="private")
-        demo.load(language_from_url, None, lang, show_progress="hidden", api_visibility="private")
+        demo.load(language_from_url, None, lang, show_progress="hidden", api_visibility="private", queue=False)
         lang.change(friendly(lambda choice: _models_table(inf.registry(), i18n.lang_code(choice))), lang, models_table,
                     show_progress="hidden", api_visibility="private")  # its headers (and Hub-loaded rows)
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)

@@ -696,9 +696,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "({reading})로 쓴 문장인가요?"},
     "note.looks_french": {
         "en": "This model reads English ({direction}), and the sentence looks French: its translation will not mean "
-              "much. Choose a model for the sentence's language.",
+              "much. Type an English sentence.",
         "ko": "이 모델은 영어를 읽는데({direction}) 문장이 프랑스어로 보입니다. 번역은 별 의미가 없을 것입니다. "
-              "문장의 언어에 맞는 모델을 고르세요."},
+              "영어 문장을 입력하세요."},
     "note.not_korean": {
         "en": "This model reads Korean ({direction}), and the sentence has no Korean letters: its translation will "
               "not mean much. Choose a model for the sentence's language.",

@@ -209,14 +209,16 @@ def script_notice(text: str, direction: str) -> list[Notice]:
     return []
 
 
-# Words of one language and not the other (no "a", "on", "son", "des"...): a sentence with two or more French ones
-# and no English one, or three times as many, is taken for French. English with a French phrase ("c'est la vie, as
-# they say") keeps its English words and passes.
-FRENCH_WORDS = frozenset("je tu il elle nous vous ils elles suis es est sommes êtes sont le la les une du et ne pas "
+# Words of one language and not the other (no "a", "on", "son", "des", "comment"...), and French elisions (j', c',
+# qu'...): a sentence with two or more distinct French ones and no English one, or three times as many, is taken for
+# French. English with a French phrase ("Je ne sais quoi, as they say.", "La La Land") keeps its English words.
+FRENCH_WORDS = frozenset("je tu il elle nous vous ils elles suis es est sommes êtes sont le la les une un du et ne pas "
                          "qui dans avec pour sur au aux cette ces mon ma mes ton ta tes sa ses leur leurs très été "
-                         "était avez avons ai sais peux veux fait aussi mais ou où".split())
-ENGLISH_WORDS = frozenset("i you he she we they am is are was were the an and not to of in with for this that these "
-                          "my your our their do does did have has be been will would can what where".split())
+                         "était avez avons ai sais peux veux fait aussi mais ou où ça oui non merci bonjour à".split())
+ENGLISH_WORDS = frozenset("i you he she it we they am is are was were the an and not to of in at on by from with for "
+                          "as or but if so this that these those my your our their its his her him me us them do does "
+                          "did have has be been will would can what where who how when why there here".split())
+_ELISION = re.compile(r"\b(?:qu|[cjlmnst])['’](?=[^\W\d_])", re.IGNORECASE)
 
 
 def french_notice(text: str, direction: str) -> list[Notice]:
@@ -224,12 +226,13 @@ def french_notice(text: str, direction: str) -> list[Notice]:
     the English box): it translates it into confident nonsense ("Je suis étudiant." -> "Les amusants.")."""
     if not direction.startswith("en"):
         return []
-    words = re.findall(r"[^\W\d_]{2,}", text.lower())
-    fr, en = sum(w in FRENCH_WORDS for w in words), sum(w in ENGLISH_WORDS for w in words)
+    lower = text.lower()
+    words = set(re.findall(r"[^\W\d_]+", lower))
+    fr = len(words & FRENCH_WORDS) + len({m.group()[:-1] for m in _ELISION.finditer(lower)})
+    en = len(words & ENGLISH_WORDS)
     if (fr >= 2 and en == 0) or (fr >= 3 and fr >= 3 * en):
         return [Notice(f"This model reads English ({direction}), and the sentence looks French: its translation will "
-                       "not mean much. Choose a model for the sentence's language.", "looks_french",
-                       direction=direction)]
+                       "not mean much. Type an English sentence.", "looks_french", direction=direction)]
     return []
 
 

@@ -521,7 +521,8 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
     assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
 
 
-@pytest.mark.parametrize("query, want", [({"lang": "ko"}, "한국어"), ({"lang": " KO "}, "한국어"), ({"lang": "en"}, None),
+@pytest.mark.parametrize("query, want", [({"lang": "ko"}, "한국어"), ({"lang": " KO "}, "한국어"), ({"lang": "ko-KR"}, "한국어"),
+                                         ({"lang": "en"}, None),
                                          ({"lang": "fr"}, None), ({}, None)])
 def test_a_links_lang_sets_the_switch_when_the_page_loads(query, want):
     """?lang=ko sets the switch (its change events relabel the page); anything else leaves the English page as is."""

@@ -231,10 +231,11 @@ def test_a_korean_reader_given_no_korean_says_so():
 def test_an_english_reader_given_french_says_so(model):
     """The course's "je suis étudiant", typed into an English -> French model, came back as "Les amusants." with no
     word of warning; English with a French phrase in it is read as English."""
-    for french in ("Je suis étudiant.", "Où est la gare ?", "Tu es mon ami."):
+    for french in ("Je suis étudiant.", "Où est la gare ?", "Tu es mon ami.", "J'ai faim.", "C'est un livre."):
         notices = inf.translate(model, french).notices
         assert [n.key for n in notices] == ["looks_french"] and "reads English (en-fr)" in str(notices[0]), french
-    for english in ("I am a student.", "C'est la vie, as they say.", "The animal didn't cross the street.", "Bonjour !"):
+    for english in ("I am a student.", "C'est la vie, as they say.", "The animal didn't cross the street.", "Bonjour !",
+                    "La La Land won six Oscars.", "Je ne sais quoi, as they say.", "I'd like a café au lait."):
         assert not inf.translate(model, english).notices, english
     assert not any(n.key == "looks_french" for n in inf.translate("transformer-ko-en", "Je suis étudiant.").notices)
 

