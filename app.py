@@ -1043,7 +1043,9 @@ PAGE_JS = """() => {
     if ((layout._aeFit || 'wide') === want) return;
     layout._aeFit = want;
     const u = meta[want];
-    P.update(gd, u.data, u.layout, u.traces);
+    // autosize stays on: plotly's relayout of a height turns it off and pins the width it had, which left a plot
+    // 702 px wide in a 324 px phone column, and 702 in 1,214 px when the window widened again
+    P.update(gd, u.data, Object.assign({autosize: true, width: null}, u.layout), u.traces);
   };
   const beside = gd => {  // a heatmap of square cells (meta.colorbarBeside): its colour bar 16 px right of the map
     const fl = gd._fullLayout, meta = gd.layout && gd.layout.meta, P = window.Plotly;

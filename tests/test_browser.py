@@ -716,6 +716,7 @@ FIT_JS = """
     const overlap = ticks.some((b, i) => i > 0 && b.left < ticks[i - 1].right - 1
                                       && b.top < ticks[i - 1].bottom - 1 && ticks[i - 1].top < b.bottom - 1);
     return {title: t ? t.textContent : '', fit: p.layout._aeFit || 'wide', width: box.width,
+            drawn: p._fullLayout.width,
             titleInside: r.left >= box.left - 1 && r.right <= box.right + 1, overlap,
             titleFont: p._fullLayout.title.font.size, xdomain: p._fullLayout.xaxis.domain};
   })"""
@@ -743,6 +744,7 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         figs = _fitted(ui, "narrow", 2)
         for f in figs:
             assert f["width"] < 560 and f["titleInside"] and not f["overlap"], f
+            assert abs(f["drawn"] - f["width"]) <= 2, f  # drawn at its element's width, not wider
             assert f["titleFont"] == 15, f
         ui.screenshot("phone", panel.get_by_role("textbox", name="Translation"), tmp_path)
 
@@ -759,6 +761,9 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         ui.page.set_viewport_size(VIEWPORT)  # the phone turned into a desktop window: desktop figures again
         figs = _fitted(ui, "wide", 3)
         assert all(f["titleFont"] == 20 and f["width"] > 560 for f in figs), figs
+        drawn = ui.page.wait_for_function(f"() => {{ const f = ({FIT_JS})(); return f.length >= 3 && "
+                                          "f.every(x => Math.abs(x.drawn - x.width) <= 2) && f; }", timeout=STEP_MS)
+        assert drawn.json_value(), figs  # and each fills its element again (it stayed at the phone's width)
         assert next(f for f in figs if f["title"].startswith("Decoder masked scores"))["xdomain"] == [0, 0.42]
 
         # a table wider than the phone shades the side where its columns are out of sight
