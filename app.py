@@ -139,10 +139,16 @@ def friendly(fn=None, *, api: bool = False):
 class Slider(gr.Slider):
     """A slider whose typed-in number past either end is taken as that end (as dragging it would), instead
     of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback.
-    Every slider is built with buttons=[] (no ↺): Gradio's reset fires "change" and "release", not "input", so
-    the views that follow a slider's "input" (every step, layer and head slider) kept drawing the old value under
-    a slider that read its first one. Home / End and the number box remain. (An __init__ here that set it lost
-    every other prop from the page's config: Gradio reads them from the constructor's signature.)"""
+    No ↺ unless asked for (buttons=["reset"]): Gradio's reset fires "change" and "release", not "input", so the
+    views that follow a slider's "input" (every step, layer and head slider) kept drawing the old value under a
+    slider that read its first one. Home / End and the number box remain."""
+
+    def __init__(self, *args, buttons=None, **kwargs):
+        super().__init__(*args, buttons=[] if buttons is None else buttons, **kwargs)
+
+    # Gradio writes a component's config from the attributes its __init__ signature names: gr.Slider's, not
+    # (*args, **kwargs), or the page gets no range, value or label (it sent 50 for every slider)
+    __init__.__signature__ = inspect.signature(gr.Slider.__init__)
 
     def preprocess(self, payload):
         if isinstance(payload, (int, float)) and not isinstance(payload, bool):
@@ -227,7 +233,7 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     # the downloads hold every step (the whole alignment, unmarked), so they stay true when the step slider moves
-    files = write_downloads(r.model, r, tables, {"alignment": _alignment(r, lang=lang)})
+    files = write_downloads(r.model, r, tables, {"alignment": fg.without_row_outline(alignment)})
     return Seq2SeqView(r.translation, _seq2seq_notice(r, lang), alignment, bars, step_text, files, r,
                        len(r.target_tokens))
 
@@ -1097,8 +1103,8 @@ def _depth(reg, name: str | None) -> tuple[int, int]:
 
 def _layer_head_sliders(L: Localized, layers: int = 8, heads: int = 8):
     with gr.Row():
-        layer = L(Slider, "common.layer", 1, layers, value=1, step=1, buttons=[])
-        head = L(Slider, "common.head", 1, heads, value=1, step=1, buttons=[])
+        layer = L(Slider, "common.layer", 1, layers, value=1, step=1)
+        head = L(Slider, "common.head", 1, heads, value=1, step=1)
     return layer, head
 
 
@@ -1161,7 +1167,7 @@ def build_demo() -> gr.Blocks:
             s_out = L(gr.Textbox, "common.translation", interactive=False)
             s_notice = gr.Markdown()
             s_align = L(gr.Plot, "s2s.align")
-            s_step = L(Slider, "s2s.step", 1, 2, value=1, step=1, buttons=[])
+            s_step = L(Slider, "s2s.step", 1, 2, value=1, step=1)
             s_step_text = gr.Markdown()
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
@@ -1196,7 +1202,7 @@ def build_demo() -> gr.Blocks:
             t_names = trans_names + sorted(n for n in reg.errors if n.startswith("transformer-"))
             with gr.Row():
                 t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None)
-                t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1, buttons=[])
+                t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
             t_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[0], max_lines=3)
             t_btn = L(gr.Button, "common.translate", variant="primary")
             t_examples = L.examples("transformer", [t_text, t_model], model_or(t_names))
@@ -1230,7 +1236,7 @@ def build_demo() -> gr.Blocks:
             bm_names = vw.translation_models(reg)
             with gr.Row():
                 bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None)
-                bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1, buttons=[])
+                bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
             bm_examples = L.examples("transformer", [bm_text, bm_model], model_or(bm_names))
@@ -1268,7 +1274,7 @@ def build_demo() -> gr.Blocks:
                     b_loaded = gr.Markdown()
             b_a = L(gr.Textbox, "bert.a", EXAMPLE_MASK, max_lines=3)
             b_b = L(gr.Textbox, "bert.b", EXAMPLE_NEXT, max_lines=3)
-            b_k = L(Slider, "bert.k", 1, 20, value=5, step=1, buttons=[])
+            b_k = L(Slider, "bert.k", 1, 20, value=5, step=1)
             with gr.Row():
                 b_fill = L(gr.Button, "bert.fill", variant="primary")
                 b_nsp = L(gr.Button, "bert.nsp")
@@ -1329,7 +1335,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
                     ro_depth = _depth(reg, ro_names[0] if ro_names else None)[0]  # rollout through all layers
-                    ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1, buttons=[])
+                    ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 ro_notice = gr.Markdown()
@@ -1407,8 +1413,8 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
                 with gr.Row():
-                    pos_len = L(Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1, buttons=[])
-                    pos_d = L(Slider, "pos.d_model", 2, 512, value=128, step=2, buttons=[])
+                    pos_len = L(Slider, "pos.max_len", 1, lab.MAX_POSITIONS, value=64, step=1)
+                    pos_d = L(Slider, "pos.d_model", 2, 512, value=128, step=2)
                 with gr.Row():
                     pos_text = L(gr.Textbox, "pos.text", EXAMPLE_EN[0], max_lines=2, scale=3)
                     pos_model = L(gr.Dropdown, "pos.model", trans_names, value=trans_names[0] if trans_names else None,
@@ -1438,10 +1444,10 @@ def build_demo() -> gr.Blocks:
                     sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0)
                 with gr.Row():
                     sn_k = L(Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
-                             value=meta.n_snapshots if meta else 1, scale=3, buttons=[])
+                             value=meta.n_snapshots if meta else 1, scale=3)
                     sn_layer = L(Slider, "common.layer", 1, max(meta.n_layers if meta else 2, 2), step=1,
                                  value=meta.n_layers if meta else 1, interactive=bool(meta and meta.n_layers > 1),
-                                 visible=bool(meta and meta.n_layers > 1), buttons=[])
+                                 visible=bool(meta and meta.n_layers > 1))
                 sn_text = gr.Markdown(sn_first.text if sn_first else "")
                 with gr.Row():
                     sn_heat = L(gr.Plot, "snap.heatmap", value=sn_first.heatmap if sn_first else None)
@@ -1457,7 +1463,7 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.live"):
                 L(gr.Markdown, "live.intro")
                 with gr.Row():
-                    lv_seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5, buttons=[])
+                    lv_seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=30, step=5)
                     lv_score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in live.SCORE_FUNCTIONS],
                                  value="general")
                 lv_probe = L(gr.Textbox, "live.probe", live.DEFAULT_PROBE, max_lines=1)

@@ -211,7 +211,7 @@ def test_attention_bars_topk_and_nsp():
                             for i in range(n)])
         plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
         rows = [getattr(fig.layout, f"yaxis{'' if r == 0 else r + 1}").domain for r in range(n)]
-        assert all(fg.TOPK_BAR_PX <= (hi - lo) * plot_px / k < fg.TOPK_BAR_PX + 15 for lo, hi in rows), (n, k)
+        assert all(fg.TOPK_BAR_PX - 1e-6 <= (hi - lo) * plot_px / k < fg.TOPK_BAR_PX + 15 for lo, hi in rows), (n, k)
         assert all(a[0] - b[1] >= 0.99 * fg.TOPK_GAP_PX / plot_px for a, b in zip(rows, rows[1:]))  # room between
     nsp = fg.nsp_bars(0.75, 0.25)
     assert list(nsp.data[0].x) == ["IsNext", "NotNext"] and list(nsp.data[0].y) == [0.75, 0.25]
