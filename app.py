@@ -1053,15 +1053,7 @@ PAGE_JS = """() => {
     // 702 px wide in a 324 px phone column, and 702 in 1,214 px when the window widened again
     P.update(gd, u.data, Object.assign({autosize: true, width: null}, u.layout), u.traces);
   };
-  const beside = gd => {  // a heatmap of square cells (meta.colorbarBeside): its colour bar 16 px right of the map
-    const fl = gd._fullLayout, meta = gd.layout && gd.layout.meta, P = window.Plotly;
-    if (!P || !fl || !fl.xaxis || !fl._size || !meta || !meta.colorbarBeside) return;
-    const t = (gd.data || []).findIndex(d => d.type === 'heatmap' && d.showscale !== false);
-    if (t < 0) return;
-    const x = fl.xaxis.domain[1] + 16 / fl._size.w, now = ((gd.data[t].colorbar) || {}).x;
-    if (typeof now === 'number' && Math.abs(now - x) < 0.002) return;
-    P.restyle(gd, {'colorbar.x': x, 'colorbar.xanchor': 'left'}, [t]);
-  };
+  const beside = %s;  // a heatmap of square cells: its colour bar beside the map (figures.COLORBAR_BESIDE_JS)
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
@@ -1092,7 +1084,7 @@ PAGE_JS = """() => {
   }).observe(document.body, {childList: true, subtree: true});
   window.addEventListener('resize', () => all(fit));
   look();
-}""" % fg.NARROW_PX
+}""" % (fg.NARROW_PX, fg.COLORBAR_BESIDE_JS)
 
 
 def _depth(reg, name: str | None) -> tuple[int, int]:

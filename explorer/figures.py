@@ -49,6 +49,19 @@ NARROW_TITLE_FONT = 15
 NARROW_TITLE_PX = 290  # a longer title breaks into two lines there
 LABELLED_TOP = 100  # px: Gradio makes the top margin of a titled plot under its label at least this
 ROW_OUTLINE = "row outline"  # the name of the shape heatmap(highlight_row=) draws
+# A heatmap of square cells (heatmap() below: meta.colorbarBeside) gives up width at its right, and plotly
+# keeps the colour bar at the plot's right edge, ~700 px from a short sentence's map on a wide screen. This
+# JavaScript function of a drawn plot moves the bar 16 px right of the map; the page runs it after every draw
+# (app.PAGE_JS), and so does the offline HTML download (views.figures_html), where the bar stood at the edge.
+COLORBAR_BESIDE_JS = """gd => {
+    const fl = gd._fullLayout, meta = gd.layout && gd.layout.meta, P = window.Plotly;
+    if (!P || !fl || !fl.xaxis || !fl._size || !meta || !meta.colorbarBeside) return;
+    const t = (gd.data || []).findIndex(d => d.type === 'heatmap' && d.showscale !== false);
+    if (t < 0) return;
+    const x = fl.xaxis.domain[1] + 16 / fl._size.w, now = ((gd.data[t].colorbar) || {}).x;
+    if (typeof now === 'number' && Math.abs(now - x) < 0.002) return;
+    P.restyle(gd, {'colorbar.x': x, 'colorbar.xanchor': 'left'}, [t]);
+  }"""
 
 # Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns

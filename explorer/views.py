@@ -85,9 +85,16 @@ def _plotly_js() -> str:
     return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
 
 
+# plotly runs this after drawing the plot {plot_id}, and keeps it running after every redraw (a resized window)
+_BESIDE_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + fg.COLORBAR_BESIDE_JS + ";\n"
+                  "gd.on('plotly_afterplot', function () { beside(gd); }); beside(gd);")
+
+
 def figures_html(title: str, figs: dict[str, go.Figure]) -> str:
-    """Every figure of a tab in one page that works offline (plotly.js inlined once)."""
-    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False)
+    """Every figure of a tab in one page that works offline (plotly.js inlined once). A heatmap's colour bar stands
+    beside its map after each draw, as on the page (figures.COLORBAR_BESIDE_JS)."""
+    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False,
+                                                           post_script=_BESIDE_SCRIPT)
              for name, fig in figs.items()]
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"{_plotly_js()}</head><body>{''.join(parts)}</body></html>")

@@ -23,6 +23,7 @@ import shutil
 from pathlib import Path
 from urllib.parse import urlparse
 
+import numpy as np
 import pytest
 
 from bench._server import start_app, stop
@@ -676,6 +677,30 @@ def test_a_korean_link_opens_the_page_in_korean(browser, app_url):
         ui.assert_clean()
     finally:
         ui.context.close()
+
+
+def test_the_offline_figures_page_puts_the_colour_bar_beside_the_map(browser, tmp_path):
+    """A download's offline HTML moves a heatmap's colour bar beside its map, as the page does (it stood at the
+    plot's right edge, ~700 px past a short sentence's map), and again when the window widens."""
+    from explorer import figures as fg
+    from explorer import views
+
+    fig = fg.heatmap(np.full((3, 4), 0.25), ["▁I", "▁am", "▁here", "</s>"], ["▁je", "▁suis", "</s>"], "alignment")
+    page_file = tmp_path / "figures.html"
+    page_file.write_text(views.figures_html("figures", {"alignment": fig}), encoding="utf-8")
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri(), wait_until="load")
+        for width in (VIEWPORT["width"], 1900):
+            page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+            beside = page.wait_for_function(BESIDE_JS, arg="alignment", timeout=STEP_MS).json_value()
+            assert beside["width"] > 2 * beside["mapWidth"] and abs(beside["titleMid"] - beside["mapMid"]) < 5, beside
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 # ----------------------------------------------------------------------------- hostile input
