@@ -69,6 +69,20 @@ def test_shared_embeddings_are_tied():
     assert m.out_proj.weight is m.src_emb.weight is m.tgt_emb.weight
 
 
+@pytest.mark.parametrize("share", [True, False])
+def test_embeddings_start_at_the_intended_scale(share):
+    """Token embeddings start as N(0, d_model^-0.5) with a zero <pad> row, shared with the output layer or not: the
+    output layer's Xavier rule overwrote a shared table (std 0.014 for 10k x 256, where 0.0625 was meant)."""
+    torch.manual_seed(0)
+    c = TransformerConfig(10_000, 10_000, d_model=256, share_embeddings=share)
+    m = Transformer(c)
+    for emb in (m.src_emb, m.tgt_emb):
+        assert emb.weight.std().item() == pytest.approx(c.d_model ** -0.5, rel=0.02)
+        assert not emb.weight[c.pad_id].any()
+    if not share:  # the output layer keeps its own Xavier-uniform weights: std sqrt(2 / (fan_in + fan_out))
+        assert m.out_proj.weight.std().item() == pytest.approx(math.sqrt(2 / (256 + 10_000)), rel=0.02)
+
+
 def test_beam_one_equals_greedy_and_beams_are_sorted():
     torch.manual_seed(3)
     m = tiny()
