@@ -89,6 +89,7 @@ def oriented_split(split: dict, direction: str) -> tuple[dict, dict]:
     for k in ("valid", "test"):
         kept = [p for p in out[k] if p[0] not in seen]
         dropped[k], out[k] = len(out[k]) - len(kept), kept
+        seen |= {src for src, _ in kept}  # test keeps no validation source either (beam and alpha are chosen there)
     return out, dropped
 
 

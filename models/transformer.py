@@ -168,8 +168,11 @@ class Transformer(nn.Module):
     def embed(self, emb: nn.Embedding, ids: torch.Tensor, start: int = 0) -> torch.Tensor:
         """Token embedding * sqrt(d_model) (sec. 3.4) + positional encoding of positions
         start, start + 1, ..., then dropout."""
+        end = start + ids.size(1)
+        if end > self.pe.size(0):  # an empty slice of the table would broadcast into a (B, 0, d) tensor
+            raise ValueError(f"position {end - 1} is past the positional table (max_len {self.pe.size(0)})")
         x = emb(ids) * math.sqrt(self.config.d_model)  # (B, T, d_model)
-        return self.dropout(x + self.pe[start: start + ids.size(1)])
+        return self.dropout(x + self.pe[start:end])
 
     def encode(self, src: torch.Tensor, need_weights: bool = False):
         """src (B, S) -> memory (B, S, d_model), src_mask (B, 1, 1, S), per-layer attention."""

@@ -39,7 +39,8 @@ def test_translation_split_is_deterministic_and_disjoint():
 
 def test_no_validation_or_test_source_is_a_training_source_in_either_direction():
     """The split groups by English; into English, a Korean sentence with two English translations
-    must not be a training source and a test source at once (the pair is dropped from the test)."""
+    must not be a training source and a test source at once (the pair is dropped from the test), nor a
+    validation source and a test source."""
     from models import data
     pairs = [(f"Sentence number {i}.", f"문장 {i}") for i in range(200)]
     pairs += [(f"Another way to say {i}.", f"문장 {i}") for i in range(0, 200, 2)]  # 100 Korean with two translations
@@ -48,6 +49,7 @@ def test_no_validation_or_test_source_is_a_training_source_in_either_direction()
         out, dropped = data.oriented_split(split, direction)
         seen = {src for src, _ in out["train"]}
         assert not seen & {src for src, _ in out["valid"] + out["test"]}
+        assert not {src for src, _ in out["valid"]} & {src for src, _ in out["test"]}  # alpha is chosen on valid
         assert out["train"] == data.orient(split["train"], direction)  # training data untouched
         for k in ("valid", "test"):
             assert len(out[k]) + dropped[k] == len(split[k])

@@ -83,6 +83,16 @@ def test_embeddings_start_at_the_intended_scale(share):
         assert m.out_proj.weight.std().item() == pytest.approx(math.sqrt(2 / (256 + 10_000)), rel=0.02)
 
 
+def test_positions_past_the_table_are_refused_by_name():
+    m = tiny()
+    ids = torch.ones(1, m.pe.size(0) + 1, dtype=torch.long)
+    with pytest.raises(ValueError, match="past the positional table"):
+        m.embed(m.src_emb, ids)
+    with pytest.raises(ValueError, match="past the positional table"):
+        m.embed(m.tgt_emb, ids[:, :1], start=m.pe.size(0))
+    assert m.embed(m.tgt_emb, ids[:, :1], start=m.pe.size(0) - 1).shape == (1, 1, m.config.d_model)
+
+
 def test_beam_one_equals_greedy_and_beams_are_sorted():
     torch.manual_seed(3)
     m = tiny()
