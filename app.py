@@ -136,6 +136,26 @@ def friendly(fn=None, *, api: bool = False):
     return wrapper
 
 
+def _decimals(column: pd.Series, most: int = 6) -> int:
+    """The decimals the column's finite numbers need, at most `most` (0.1 + 0.2 needs 1)."""
+    shown = (f"{v:.{most}f}".rstrip("0") for v in column if isinstance(v, (int, float)) and np.isfinite(v))
+    return max((len(t.split(".")[1]) for t in shown), default=0)
+
+
+class Table(gr.Dataframe):
+    """A results table whose decimal columns each show one number of decimals, the most any of their cells needs:
+    Gradio printed each number as short as it goes, 24.9 among 24.92 and -3.762 beside -3.7564. The cells stay
+    numbers (the table sorts by value; the API returns the values)."""
+
+    def postprocess(self, value):
+        if isinstance(value, pd.DataFrame) and len(value):
+            fmt = {c: f"{{:.{_decimals(value[c])}f}}" for c in value.columns
+                   if pd.api.types.is_float_dtype(value[c])}
+            if fmt:
+                value = value.style.format(fmt, na_rep="")
+        return super().postprocess(value)
+
+
 class Slider(gr.Slider):
     """A slider whose typed-in number past either end is taken as that end (as dragging it would), instead
     of Gradio's own English toast ("Value 99 is greater than maximum value 12.") and a server-log traceback.
@@ -912,7 +932,7 @@ class Localized:
     def table(self, key: str, columns: list[str], **kwargs) -> gr.Dataframe:
         """A results table labelled by `key`, showing its English `columns` before the first run; the
         language switch gives the still-empty ones their headers in the new language."""
-        table = self(gr.Dataframe, key, value=_no_rows(columns), interactive=False, **kwargs)
+        table = self(Table, key, value=_no_rows(columns), interactive=False, **kwargs)
         self.tables.append((table, columns))
         return table
 
@@ -1155,7 +1175,7 @@ def build_demo() -> gr.Blocks:
                 s_model = L(gr.Radio, "s2s.score", choices, value=choices[0][1] if choices else None)
             s_text = L(gr.Textbox, "s2s.text", EXAMPLE_EN[0], max_lines=3)
             s_btn = L(gr.Button, "common.translate", variant="primary")
-            L.examples("seq2seq", [s_text])
+            s_examples = L.examples("seq2seq", [s_text])
             s_out = L(gr.Textbox, "common.translation", interactive=False)
             s_notice = gr.Markdown()
             s_align = L(gr.Plot, "s2s.align")
@@ -1164,7 +1184,8 @@ def build_demo() -> gr.Blocks:
             s_bars = L(gr.Plot, "s2s.bars")
             s_files = _downloads(L, "s2s.files")
             s_state = gr.State(None)
-            for trigger in (s_btn.click, s_text.submit, s_model.input):  # another score function: at once
+            # another score function, or an example's sentence: its translation at once
+            for trigger in (s_btn.click, s_text.submit, s_model.input) + _example_clicks(s_examples):
                 trigger(_ui_seq2seq, [s_text, s_model, lang],
                         [s_out, s_notice, s_align, s_bars, s_step_text, s_files, s_state, s_step],
                         concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
@@ -1176,15 +1197,16 @@ def build_demo() -> gr.Blocks:
             L(gr.Markdown, "sf.intro")
             sf_text = L(gr.Textbox, "s2s.text", EXAMPLE_EN[1], max_lines=3)
             sf_btn = L(gr.Button, "sf.run", variant="primary")
-            L.examples("seq2seq", [sf_text])
+            sf_examples = L.examples("seq2seq", [sf_text])
             sf_notice = gr.Markdown()
             sf_fig = L(gr.Plot, "sf.figure")
             sf_table = L.table("sf.table", vw.SCORE_COLUMNS, wrap=True, column_widths=SCORE_WIDTHS)
             sf_files = _downloads(L)
             sf_last = gr.State(None)  # the last run's arguments, for the language switch
             sf_out = [sf_fig, sf_table, sf_notice, sf_files]
-            gr.on([sf_btn.click, sf_text.submit], _keeping_args(_ui_scores), [sf_text, lang], sf_out + [sf_last],
-                  concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+            for trigger in (sf_btn.click, sf_text.submit) + _example_clicks(sf_examples):
+                trigger(_keeping_args(_ui_scores), [sf_text, lang], sf_out + [sf_last],
+                        concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
 
         # --- Transformer ---------------------------------------------------------------
         with L(gr.Tab, "tab.transformer"):
@@ -1271,7 +1293,7 @@ def build_demo() -> gr.Blocks:
                 b_fill = L(gr.Button, "bert.fill", variant="primary")
                 b_nsp = L(gr.Button, "bert.nsp")
                 b_enc = L(gr.Button, "bert.enc")
-            L.examples("bert", [b_a, b_b])  # an English BERT: the rows stay English, the headers follow
+            b_examples = L.examples("bert", [b_a, b_b])  # an English BERT: the rows stay English, the headers follow
             b_notice = gr.Markdown()
             with gr.Row():
                 b_tokens = L.table("bert.tokens", TOKEN_COLUMNS, max_height=300)
@@ -1298,8 +1320,10 @@ def build_demo() -> gr.Blocks:
             b_enc.click(_ui_bert_run("encode"),
                         [b_model, b_a, b_b, b_layer, b_head, lang], b_outs, concurrency_id="models",
                         api_visibility="private", validator=_validator(None, _sentence()))
-            gr.on([b_a.submit, b_b.submit], _ui_bert_enter, [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs,
-                  concurrency_id="models", api_visibility="private", validator=_validator(None, _sentence()))
+            # Enter, or an example: what its sentences ask for (fill-mask, next sentence or the encoding alone)
+            for trigger in (b_a.submit, b_b.submit) + _example_clicks(b_examples):
+                trigger(_ui_bert_enter, [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs,
+                        concurrency_id="models", api_visibility="private", validator=_validator(None, _sentence()))
 
             @friendly
             def _ui_bert_top_k(record, model, a, b, k, layer, head, lang="en"):
@@ -1331,7 +1355,7 @@ def build_demo() -> gr.Blocks:
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
                 ro_btn = L(gr.Button, "ro.run", variant="primary")
                 ro_notice = gr.Markdown()
-                L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
+                ro_examples = L.examples("rollout", [ro_text, ro_model], model_or(ro_names))
                 # full width, one under the other: in half a row the token labels ran together
                 ro_rollout = L(gr.Plot, "ro.rollout")
                 ro_rowent = L(gr.Plot, "ro.row_entropy")
@@ -1348,11 +1372,12 @@ def build_demo() -> gr.Blocks:
                     n = _depth(reg, name)[0]
                     return gr.Slider(1, max(n, 2), value=n)
 
-                # .change, not .input: an example that sets another model (ko-en: 3 layers) moves the slider too
-                ro_model.change(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
-                ro_model.change(_ui_rollout_model, [ro_text, ro_model, lang],  # an example's model too
-                               [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer, ro_notice],
-                               concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
+                ro_model.input(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
+                # another model, or an example (its sentence and model): the rollout through all of its layers
+                for trigger in (ro_model.input,) + _example_clicks(ro_examples):
+                    trigger(_ui_rollout_model, [ro_text, ro_model, lang],
+                            [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_state, ro_layer, ro_notice],
+                            concurrency_id="models", api_visibility="private", validator=_FIRST_IS_A_SENTENCE)
                 ro_layer.input(_ui_rollout_layer, [ro_state, ro_layer, lang], [ro_rollout, ro_rowent],
                                trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
@@ -1391,16 +1416,16 @@ def build_demo() -> gr.Blocks:
                     ctx_model = L(gr.Dropdown, "ctx.model", ["auto"] + bert_names + trans_names, value="auto")
                 ctx_sent = L(gr.Textbox, "ctx.sentences", "\n".join(lab.EXAMPLES["bank"][1]), lines=4, max_lines=10)
                 ctx_btn = L(gr.Button, "ctx.run", variant="primary")
-                L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
+                ctx_examples = L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
                 ctx_text = gr.Markdown()
                 ctx_fig = L(gr.Plot, "ctx.figure")
                 ctx_table = L.table("ctx.table", vw.CONTEXT_COLUMNS, wrap=True)
                 ctx_files = _downloads(L)
                 ctx_last = gr.State(None)
                 ctx_out = [ctx_fig, ctx_table, ctx_text, ctx_files]
-                gr.on([ctx_btn.click, ctx_word.submit], _keeping_args(_ui_contextual),
-                      [ctx_word, ctx_sent, ctx_model, lang], ctx_out + [ctx_last], concurrency_id="models",
-                      api_visibility="private")
+                for trigger in (ctx_btn.click, ctx_word.submit) + _example_clicks(ctx_examples):
+                    trigger(_keeping_args(_ui_contextual), [ctx_word, ctx_sent, ctx_model, lang], ctx_out + [ctx_last],
+                            concurrency_id="models", api_visibility="private")
 
             with L(gr.Tab, "tab.positional"):
                 L(gr.Markdown, "pos.intro")
@@ -1485,7 +1510,7 @@ def build_demo() -> gr.Blocks:
                 len_msg = gr.Markdown(len_first.message if len_first else "")
                 # one above the other: beside the figure, the table hid its buckets' columns
                 len_fig = L(gr.Plot, "len.figure", value=len_first.figure if len_first else None)
-                len_table = L(gr.Dataframe, "len.table", value=len_first.table if len_first else None,
+                len_table = L(Table, "len.table", value=len_first.table if len_first else None,
                               interactive=False)
                 len_files = _downloads(L)
                 len_btn.click(_ui_length, [lang], [len_fig, len_table, len_msg, len_files], concurrency_id="models",
@@ -1501,7 +1526,7 @@ def build_demo() -> gr.Blocks:
         # --- Models --------------------------------------------------------------------
         with L(gr.Tab, "tab.models"):
             L(gr.Markdown, "models.intro")
-            models_table = gr.Dataframe(_models_table(reg), interactive=False, wrap=True,  # headers whole words
+            models_table = Table(_models_table(reg), interactive=False, wrap=True,  # headers whole words
                                         column_widths=MODELS_WIDTHS)
 
         if hub:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import html
+import math
 import re
 import unicodedata
 from typing import Sequence
@@ -31,7 +32,9 @@ from plotly.colors import get_colorscale
 
 MINUS_INF = "−∞"  # U+2212: the typographic minus, as printed in the papers
 PROB_SCALE = "Blues"  # attention probabilities (0..1)
-SCORE_SCALE = "RdBu_r"  # raw scores: diverging around 0
+# raw scores: diverging around 0, blue for high as everywhere in the app (probabilities in Blues, the lab's cosines
+# and vectors in RdBu); with "RdBu_r" a row's highest score was red beside its darkest blue probability
+SCORE_SCALE = "RdBu"
 MASK_GRAY = "#d0d0d0"  # masked cells: a neutral gray that no colour scale here uses ...
 MASK_TEXT = "#000000"  # ... with black "−∞" on it: ~13:1 (#555 on #c8c8c8, ~4:1, faded on a projector)
 BASE_FONT = 14  # px: read from the back of a classroom (plotly's 12 px default was too small projected)
@@ -374,6 +377,14 @@ def _narrow_cell(n: int, cell: float) -> float:
 
 
 # ----------------------------------------------------------------------------- heatmaps
+
+
+def whole_dtick(n: float, most: int = 20) -> int:
+    """Tick spacing of a 0..n or 1..n step axis: whole steps only (1, 2, 5, 10, ...), at most ~`most` ticks."""
+    for d in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+        if n / d <= most:
+            return d
+    return 10 ** math.ceil(math.log10(max(n, 1) / most))
 
 
 def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,

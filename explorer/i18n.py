@@ -237,12 +237,16 @@ STRINGS: dict[str, dict[str, str]] = {
               "different vector in every context (Ethayarajh 2019). Type a word and sentences that use it, one per "
               "line. The heatmap is the cosine between the word's contextual vectors, the bars the cosine of each "
               "with the word's own static (input) embedding. English words go through BERT's last layer; the "
-              "Korean 배 (boat / pear / belly) through the ko-en Transformer's encoder.",
+              "Korean 배 (boat / pear / belly) through the ko-en Transformer's encoder. That small model learnt "
+              "Korean from 4.7k sentence pairs and hardly tells 배's senses apart: its cosines stay close together, "
+              "where BERT's for bank spread out. How much a vector knows of its context is learnt from data.",
         "ko": "정적 임베딩은 문장과 상관없이 한 단어에 벡터 하나를 주지만, 문맥 임베딩 모델은 문맥마다 다른 벡터를 줍니다"
               "(Ethayarajh 2019). 단어와 그 단어가 들어간 문장을 한 줄에 하나씩 입력하세요. 히트맵은 문맥별 벡터 "
               "사이의 코사인 유사도, 막대는 각 벡터와 그 단어의 정적(입력) 임베딩 사이의 코사인 유사도입니다. 영어 "
               "단어는 BERT의 마지막 레이어로, 한국어 '배'(타는 배 / 먹는 배 / 신체의 배)는 ko-en 트랜스포머의 "
-              "인코더로 비교합니다.",
+              "인코더로 비교합니다. 이 작은 모델은 한국어를 문장 쌍 4.7천 개로 배워서 '배'의 뜻을 거의 구별하지 "
+              "못합니다. 코사인 값이 서로 가깝게 모여 있고, BERT의 bank는 넓게 퍼집니다. 벡터가 문맥을 얼마나 "
+              "담는지는 데이터에서 배웁니다.",
     },
     "ctx.word": {"en": "Word", "ko": "단어"},
     "ctx.sentences": {"en": "Sentences, one per line (empty: the built-in ones for bank, stick, 배)",

@@ -392,7 +392,10 @@ def _bert_ids(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tu
     sp = special_ids(ckpt.tokenizer)
     a, b = _bert_texts(ckpt.tokenizer, sp, a, b, notices)
     ids, segs = _encode_bert(ckpt, a, b, notices)
-    notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]")
+    # a BERT trained here read English corpora (metrics.json's data); one brought from the Hub may read any language
+    reading = "en" if (ckpt.metrics or {}).get("arch") == "bert" and "data" in ckpt.metrics else ""
+    notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]",
+                              reading)
     return ids, segs, sp
 
 

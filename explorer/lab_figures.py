@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from explorer.figures import (BASE_FONT, NARROW_MATRIX_PX, TITLE_FONT, WORD_START, colorbar, slant_room, stacked,
-                               tick_font, x_angle)
+                               tick_font, whole_dtick, x_angle)
 
 BLUES = "Blues"
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
@@ -110,14 +110,6 @@ def _narrow_ticks(tokens, band: float, axes=("", "2")) -> dict:
         out.update({f"xaxis{a}.tickfont.size": tick_font(n, px), f"xaxis{a}.tickangle": x_angle(tokens, px),
                     f"yaxis{a}.tickfont.size": tick_font(n, band / n)})
     return out
-
-
-def _int_dtick(n: int, most: int = 20) -> int:
-    """Tick spacing of a 1..n step axis: whole steps only (1, 2, 5, 10, ...), at most ~`most` ticks."""
-    for d in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
-        if n / d <= most:
-            return d
-    return 10 ** math.ceil(math.log10(max(n, 1) / most))
 
 
 def _title(text, tokens, w: dict) -> dict:
@@ -218,7 +210,7 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         fig.add_hline(y=u, line_dash="dash", line_color="#999", row=2, col=1,
                       annotation_text=_esc(w["uniform"].format(u=u)), annotation_position="top left")
     # decoding steps are whole numbers: no tick at 1.5
-    fig.update_xaxes(title_text=_esc(w["target_step"]), tickmode="linear", tick0=0, dtick=_int_dtick(steps),
+    fig.update_xaxes(title_text=_esc(w["target_step"]), tickmode="linear", tick0=0, dtick=whole_dtick(steps),
                      range=[0.5, steps + 0.5], row=2, col=1)
     fig.update_yaxes(title_text=_esc(w["entropy_nats"]), rangemode="tozero", row=2, col=1)
     tokens = [t for r in results for k in ("source_tokens", "target_tokens") for t in _field(r, k)]
@@ -227,7 +219,7 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     # a phone: the maps one under another (five in a row were ~45 px each), then the entropy
     longest = max((len(str(t)) for r in results for t in _field(r, "source_tokens")), default=0)
     return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest,  # its steps: fewer ticks, not jammed
-                   narrow_layout={"legend.y": -0.03, f"xaxis{n + 1}.dtick": _int_dtick(steps, 8)})
+                   narrow_layout={"legend.y": -0.03, f"xaxis{n + 1}.dtick": whole_dtick(steps, 8)})
 
 
 # ----------------------------------------------------------------------------- 2. BLEU by length
@@ -536,7 +528,7 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
                 "colorbar": colorbar(w["logprob"])}, showlegend=False), 1, 2)
     fig.update_yaxes(tickmode="array", tickvals=ranks, ticktext=[f"#{i + 1}" for i in ranks], autorange="reversed")
     fig.update_xaxes(range=[min(scores + [0.0]) * 1.3 - 0.05, 0], row=1, col=1)
-    fig.update_xaxes(title_text=_esc(w["step"]), tick0=0, dtick=_int_dtick(max(n["depth"] for n in nodes)),
+    fig.update_xaxes(title_text=_esc(w["step"]), tick0=0, dtick=whole_dtick(max(n["depth"] for n in nodes)),
                      row=1, col=2)  # whole steps only
     tokens = [n["token"] for n in nodes]
     fig.update_layout(height=max(320, 90 * len(hyps) + 160), font={"size": BASE_FONT}, title=_title("", tokens, w),
@@ -544,5 +536,5 @@ def beam_figure(hypotheses, labels: dict | None = None) -> go.Figure:
     # a phone: the tree under the scores, its nodes without their tokens (22 steps in ~250 px ran them together;
     # a tap on a node still names it)
     return stacked(fig, [40.0 * len(hyps) + 40, 70.0 * len(hyps) + 60], gap=110,
-                   narrow_layout={"xaxis2.dtick": _int_dtick(max(n["depth"] for n in nodes), 8)},
+                   narrow_layout={"xaxis2.dtick": whole_dtick(max(n["depth"] for n in nodes), 8)},
                    narrow_data=({"mode": ["markers"]}, [2]))

@@ -13,7 +13,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked
+from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked, whole_dtick
 
 COLORSCALE = "Blues"
 
@@ -127,6 +127,9 @@ def loss_figure(steps, losses, words: dict | None = None) -> go.Figure:
                                hovertemplate=f"{w['step']} %{{x}}: %{{y:.3f}}<extra></extra>"))
     # the range is set, not left to autorange: streamed redraws kept the first, higher loss outside it
     top = max((v for v in losses if np.isfinite(v)), default=1.0) * 1.08 or 1.0
+    # steps are whole: the x axis runs from 0 with whole ticks (one point at step 52 had read 51.5, 52, 52.5)
+    last = max(steps, default=1) or 1
     fig.update_layout(xaxis_title=w["step"], yaxis_title=w["cross_entropy"], yaxis_range=[0, top],
+                      xaxis=dict(range=[0, last * 1.04], tickmode="linear", tick0=0, dtick=whole_dtick(last, 8)),
                       margin=dict(l=70, r=10, t=40, b=10), height=260)  # room for the y title and the plot's label
     return fig

@@ -371,19 +371,28 @@ def test_every_download_box_is_read_only():
     assert all(f.interactive is False for f in files), [f.label for f in files if f.interactive is not False]
 
 
-@pytest.mark.parametrize("handler", ["_ui_transformer", "_ui_beam"])
-def test_an_example_that_sets_the_model_runs_it(handler):
-    """The Transformer and beam-search examples set the sentence and the model: the click runs the tab, as a model
-    picked by hand does (before, the old result stayed on screen under the new model's name)."""
-    fns = list(app.demo.fns.values())
-    runs = [f for f in fns if getattr(f.fn, "__name__", "") == handler]
-    button = next(f for f in runs if any(e == "click" for _, e in f.targets))
-    after = [f for f in runs if f.trigger_after is not None]
-    assert len(after) == 1 and [b._id for b in after[0].inputs] == [b._id for b in button.inputs]
-    assert [b._id for b in after[0].outputs] == [b._id for b in button.outputs]
-    fill = app.demo.fns[after[0].trigger_after]
-    assert isinstance(app.demo.blocks[fill.targets[0][0]], gr.Dataset)  # an examples table's click
-    assert {b._id for b in fill.outputs} == {b._id for b in button.inputs[:2]}  # it fills the sentence and model
+# What each tab's examples run once they have filled the inputs (the BERT tab: what Enter runs there, by the sentences;
+# the score functions and contextual vectors: their views, under the names of the views' functions)
+EXAMPLE_RUNS = ["_ui_seq2seq", "score_functions_view", "_ui_transformer", "_ui_beam", "_ui_bert_enter",
+                "_ui_rollout_model", "contextual_view"]
+
+
+def test_every_example_runs_its_tab():
+    """An example fills the inputs and runs the tab, as its button (or Enter, or a model picked by hand) does: the
+    old result had stayed on screen under the new sentence or the new model's name."""
+    fns, blocks = app.demo.fns, app.demo.blocks
+    fills = [i for i, f in fns.items() if any(isinstance(blocks.get(b), gr.Dataset) and e == "click" for b, e in f.targets)]
+    runs = {f.trigger_after: f for f in fns.values() if f.trigger_after in fills}
+    assert set(runs) == set(fills) and len(fills) == len(EXAMPLE_RUNS)
+    assert sorted(f.fn.__name__ for f in runs.values()) == sorted(EXAMPLE_RUNS)
+
+    def ids(bs):
+        return [b._id for b in bs]
+    for fill_id, run in runs.items():
+        assert {b._id for b in fns[fill_id].outputs} <= set(ids(run.inputs))  # it reads what the example filled
+        same = [f for f in fns.values() if f is not run and getattr(f.fn, "__name__", "") == run.fn.__name__
+                and ids(f.inputs) == ids(run.inputs) and ids(f.outputs) == ids(run.outputs)]
+        assert same and all(e in ("click", "submit", "input") for f in same for _, e in f.targets), run.fn.__name__
 
 
 def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch):
@@ -565,15 +574,15 @@ def test_a_typed_slider_number_past_its_end_is_taken_as_that_end():
     assert head.preprocess(7) == 7 and head.preprocess(99) == 12 and head.preprocess(0) == 1
 
 
-def test_an_example_that_sets_another_model_resizes_the_rollout_layer_slider():
-    """Examples set the model dropdown without an .input event: the rollout's layer slider listens to
-    .change, so clicking the ko-en example (3 layers) no longer leaves it at BERT's 12 of 12."""
+def test_another_rollout_model_resizes_the_layer_slider():
+    """A model picked by hand moves the layer slider to its depth at once; an example's model does it through the
+    run (test_every_example_runs_its_tab): clicking the ko-en example (3 layers) had left it at BERT's 12 of 12."""
     fns = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "_rollout_layers"]
-    assert fns and all(e == "change" and type(app.demo.blocks[b]).__name__ == "Dropdown"
+    assert fns and all(e == "input" and type(app.demo.blocks[b]).__name__ == "Dropdown"
                        for f in fns for b, e in f.targets)
-    slider = fns[0].fn("transformer-ko-en")
     depth = inf.registry().get("transformer-ko-en").config.n_layers
-    assert slider.maximum == max(depth, 2) and slider.value == depth
+    for slider in (fns[0].fn("transformer-ko-en"), app._ui_rollout_model(EN, "transformer-ko-en")[6]):
+        assert slider.maximum == max(depth, 2) and slider.value == depth
 
 
 def test_the_step_text_ends_once_after_a_token_that_ends_a_sentence():
@@ -586,3 +595,16 @@ def test_the_step_text_ends_once_after_a_token_that_ends_a_sentence():
             text = app.seq2seq_step(r, step, lang)[2]
             assert ".." not in text.replace("*", ""), (lang, step, text)  # as read, bold marks gone
         assert app.seq2seq_step(r, last, lang)[2].split("**")[3].endswith(".")  # the token keeps its own "."
+
+
+def test_a_decimal_column_shows_one_number_of_decimals():
+    """Gradio printed each number as short as it goes (24.9 among 24.92, -3.762 beside -3.7564): every results
+    table shows a decimal column with the decimals its cells need, and keeps the numbers as numbers."""
+    df = pd.DataFrame({"model": ["a", "b", "c"], "BLEU": [24.9, 9.8, 24.92], "n": [1, 2, 3],
+                       "log prob": [-3.762, -3.7564, float("nan")], "sum": [0.1 + 0.2, 1.0, 2.5]})
+    out = app.Table(interactive=False).postprocess(df)
+    assert [row[1:] for row in out.metadata["display_value"]] == [
+        ["24.90", "1", "-3.7620", "0.3"], ["9.80", "2", "-3.7564", "1.0"], ["24.92", "3", "", "2.5"]]
+    assert out.data[0][1] == 24.9 and out.data[1][2] == 2  # numbers: the table sorts by value
+    tables = [b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)]
+    assert len(tables) >= 8 and all(isinstance(b, app.Table) for b in tables)

@@ -215,6 +215,8 @@ def test_unknown_tokens_are_noticed():
         "Unknown to this model (read as <unk>): 1 of 7 input tokens."]
     b = inf.fill_mask("😀 [MASK] 🎉")
     assert b.tokens.count("[UNK]") == 2 and "Unknown to this model (read as [UNK]): 2 of 3 input tokens." in b.notices[0]
+    assert b.notices[0].endswith("Is it in a language this model reads (en)?")  # BERT read English, as the notice says
+    assert inf.fill_mask("I am a [MASK] 😀").notices == ["Unknown to this model (read as [UNK]): 1 of 5 input tokens."]
 
 
 def test_a_korean_reader_given_no_korean_says_so():

@@ -107,6 +107,34 @@ def test_user_text_is_escaped_everywhere():
     assert "a&amp;b" in figs[0].layout.xaxis.ticktext[2]
 
 
+def _rgb(colour: str) -> tuple:
+    from plotly.colors import hex_to_rgb, unlabel_rgb
+    return tuple(int(v) for v in (hex_to_rgb(colour) if colour.startswith("#") else unlabel_rgb(colour)))
+
+
+def test_every_diverging_map_is_blue_for_high_values():
+    """High is blue in every map, as the probabilities' Blues are: the masked scores used RdBu_r, so a row's highest
+    score was red beside its darkest blue probability, while the lab's maps were blue for high."""
+    from explorer import lab_figures as lf
+    rng = np.random.default_rng(0)
+    toks = ["<s>", "je", "suis"]
+    s, p = causal(3)
+    sim = rng.uniform(-1, 1, (3, 3))
+    figs = [fg.masked_scores(s, p, toks, toks, "dec"),
+            lf.positional_figure(rng.uniform(-1, 1, (8, 16)), sim),
+            lf.contextual_figure(["a bank", "the bank", "bank"], "bank", sim, rng.uniform(-1, 1, 3)),
+            lf.query_key_figure(toks, 1, rng.normal(size=4), rng.normal(size=(3, 4)), rng.normal(size=3),
+                                np.full(3, 1 / 3))]
+    scales = [t.colorscale for f in figs for t in f.data if getattr(t, "colorscale", None)]
+    scales += [t.marker.colorscale for f in figs for t in f.data if t.type == "bar" and t.marker.colorscale]
+    # the diverging ones: light in the middle (not the masked cells' one gray, nor a sequential scale like Viridis)
+    scales = [sc for sc in scales if _rgb(sc[0][1]) != _rgb(sc[-1][1]) and min(_rgb(sc[len(sc) // 2][1])) > 200]
+    assert len(scales) >= 5
+    for scale in scales:
+        r, g, b = _rgb(scale[-1][1])
+        assert b > r, scale
+
+
 def test_masked_scores_marks_minus_infinity():
     toks = ["<s>", "je", "suis", "je"]
     s, p = causal(4)

@@ -69,6 +69,15 @@ def test_ten_seconds_of_training_make_the_loss_fall():
     assert lo == 0 and max(last.losses) < hi
 
 
+@pytest.mark.parametrize("steps", [[1], [52], [1, 50, 100], list(range(50, 3001, 50))])
+def test_the_loss_axis_shows_whole_steps(steps):
+    """One point at step 52 had ticks at 51.5, 52 and 52.5: the axis runs from 0 in whole steps, every point on it."""
+    fig = live_figures.loss_figure(steps, np.linspace(3, 1, len(steps)))
+    x = fig.layout.xaxis
+    assert x.tickmode == "linear" and x.tick0 == 0 and x.dtick == int(x.dtick) >= 1
+    assert x.range[0] == 0 and max(steps) < x.range[1] and x.range[1] / x.dtick <= 12
+
+
 @pytest.mark.slow
 def test_time_cap_is_respected():
     t0 = time.monotonic()
