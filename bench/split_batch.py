@@ -4,7 +4,8 @@ real checkpoint and real data: loss and gradient norm both ways, and of each par
     python bench/split_batch.py [--checkpoint assets/bert] [--data-dir ../shared/data] [--sizes 64 128]
 
 The two ways must agree (the split only crops padding); the parts alone show how noisy the
-short-sentence part's gradient is. Prints figures; asserts nothing. CPU, about 40 s for both sizes.
+short-sentence part's gradient is. Prints figures; asserts nothing. CPU: about 4 minutes for both sizes
+with the 12-layer assets/bert on 2 cores (40 s with 6 layers).
 """
 from __future__ import annotations
 
