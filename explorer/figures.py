@@ -70,7 +70,14 @@ COLORBAR_BESIDE_JS = """gd => {
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
 # gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms. The
 # price: on a touch screen a tap shows a cell's hover text only once a drag mode (the magnifier) is picked.
-pio.templates["attention_explorer"] = go.layout.Template(layout=dict(dragmode=False))
+# Tick labels past the plot's edge are clipped ("allow"), not hidden: plotly.js's default on a non-category axis,
+# "hide past div", measures every label once per label drawn (axes.js: positionLabels calls
+# _adjustTickLabelsOverflow inside its loop over the labels), n^2 layout reads and style writes. A 256-token map's
+# two axes took ~1 s a draw, and a result draws a few times (automargin, the page's fit and colour bar): the
+# browser froze 4 s on a desktop, 12 on a phone, after the answer came (0.3 and 0.9 s now; a helper's profile).
+# A template's xaxis/yaxis apply to every x and y axis of a figure (xaxis2, yaxis3, ...).
+_AXIS = dict(ticklabeloverflow="allow")
+pio.templates["attention_explorer"] = go.layout.Template(layout=dict(dragmode=False, xaxis=_AXIS, yaxis=_AXIS))
 pio.templates.default = "plotly+attention_explorer"
 
 
@@ -131,6 +138,10 @@ def tick_font(n: int, px: float | None = None) -> int:
     return int(np.clip(0.75 * px, 8, MAX_TICK_FONT))
 
 
+MAP_PX = 1040  # the widest square map a full-width plot of a 1,280 px window holds (measured ~1,060)
+MIN_LABEL_PX = 10  # a tick label's line at the smallest tick font (8 px), level or slanted by 60°, and a gap
+
+
 def _cell_px(n: int) -> float:
     """Pixels per matrix cell: a short sentence's map is drawn large enough to read on a classroom projector
     (7 tokens: 72 px; at most 40 px made it ~230 px wide in a 1200 px panel), a long one still fits."""
@@ -151,8 +162,11 @@ def _check_matrix(matrix, x_tokens, y_tokens) -> np.ndarray:
 
 def _token_axis(labels: list[str], title: str, angle: int = 0, px: float | None = None) -> dict:
     n = len(labels)
-    return dict(title=dict(text=_esc(title)), tickmode="array", tickvals=list(range(n)),
-                ticktext=[_esc(t) for t in labels], tickfont=dict(size=tick_font(n, px)),
+    # cells narrower than a label's line: every k-th token labelled (they had run into one grey band); every token
+    # is in the hover
+    every = math.ceil(MIN_LABEL_PX / px) if px and px < MIN_LABEL_PX else 1
+    return dict(title=dict(text=_esc(title)), tickmode="array", tickvals=list(range(0, n, every)),
+                ticktext=[_esc(t) for t in labels[::every]], tickfont=dict(size=tick_font(n, px)),
                 tickangle=angle, automargin=True, showgrid=False, zeroline=False, constraintoward="left",
                 range=[-0.5, n - 0.5])
 
@@ -413,7 +427,9 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
     if highlight_row is not None and 0 <= highlight_row < nq:
         shapes.append(dict(type="rect", xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
                            y1=highlight_row + 0.5, line=dict(color="#d62728", width=2.5), name=ROW_OUTLINE))
-    cell = _cell_px(max(nq, nk))
+    # no taller than the widest square map: past ~80 tokens the width sets the cells, and a height made for 13 px
+    # cells left a 256-token map 1,060 px square in a 3,560 px plot
+    cell = min(_cell_px(max(nq, nk)), MAP_PX / max(nq, nk, 1))
     title = _title(title, xs + ys, w0)
     angle = x_angle(xs, cell)
 

@@ -135,6 +135,33 @@ def test_every_diverging_map_is_blue_for_high_values():
         assert b > r, scale
 
 
+def test_tick_labels_past_the_edge_are_clipped_not_measured():
+    """plotly.js's default on a numeric axis, "hide past div", measures every tick label once per label drawn: a
+    256-token map froze the browser for seconds (bench/browser_draw.py). Every axis of every figure clips instead."""
+    from explorer import lab_figures as lf
+    toks = ["<s>", "je", "suis"]
+    s, p = causal(3)
+    for fig in (fg.heatmap(probs(3, 3), toks, toks, "t"), fg.masked_scores(s, p, toks, toks, "t"),
+                fg.head_grid(probs(2, 2, 3, 3), toks, toks, "t"), lf.entropy_figure(np.ones((2, 3, 4)))):
+        template = fig.layout.template.layout  # a template's xaxis and yaxis apply to every x and y axis
+        assert template.xaxis.ticklabeloverflow == template.yaxis.ticklabeloverflow == "allow"
+
+
+@pytest.mark.parametrize("n", [7, 80, 256])
+def test_a_long_map_is_no_taller_than_the_widest_square_and_labels_fit(n):
+    """Past ~80 tokens the plot's width sets a square map's cells: a 256-token map was 1,060 px square in a 3,560 px
+    plot, its 256 labels a grey band. The height follows the widest square map, and labels stand MIN_LABEL_PX apart."""
+    toks = [f"w{i}" for i in range(n)]
+    fig = fg.heatmap(probs(n, n), toks, toks, "long")
+    cell = min(fg._cell_px(n), fg.MAP_PX / n)
+    assert fig.layout.height <= 200 + cell * n + fg.slant_room(toks)
+    for axis in (fig.layout.xaxis, fig.layout.yaxis):
+        step = axis.tickvals[1] - axis.tickvals[0]
+        assert step * cell >= fg.MIN_LABEL_PX or step == 1
+        assert list(axis.ticktext) == toks[::step] and list(axis.tickvals) == list(range(0, n, step))
+    assert (fig.layout.xaxis.tickvals[1] == 1) == (n <= 80)
+
+
 def test_masked_scores_marks_minus_infinity():
     toks = ["<s>", "je", "suis", "je"]
     s, p = causal(4)
