@@ -146,6 +146,9 @@ class Table(gr.Dataframe):
     """A results table whose decimal columns each show one number of decimals, the most any of their cells needs:
     Gradio printed each number as short as it goes, 24.9 among 24.92 and -3.762 beside -3.7564. The cells stay
     numbers (the table sorts by value; the API returns the values)."""
+    # drawn by the page as a gr.Dataframe: a subclass of another name is taken for a custom component, whose
+    # frontend the page then fails to fetch (404); Gradio's own templates (gr.Numpy, ...) are marked so too
+    is_template = True
 
     def postprocess(self, value):
         if isinstance(value, pd.DataFrame) and len(value):

@@ -608,3 +608,6 @@ def test_a_decimal_column_shows_one_number_of_decimals():
     assert out.data[0][1] == 24.9 and out.data[1][2] == 2  # numbers: the table sorts by value
     tables = [b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)]
     assert len(tables) >= 8 and all(isinstance(b, app.Table) for b in tables)
+    # the page draws them as Gradio's Dataframe: a component type it does not know, it fetches as a custom one (404)
+    types = {c["id"]: c.get("type") for c in app.demo.get_config_file()["components"]}
+    assert {types[t._id] for t in tables} == {"dataframe"}
