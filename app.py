@@ -27,6 +27,7 @@ import html
 import inspect
 import json
 import logging
+import numbers
 import os
 import threading
 from dataclasses import dataclass, fields, replace
@@ -138,7 +139,7 @@ def friendly(fn=None, *, api: bool = False):
 
 def _decimals(column: pd.Series, most: int = 6) -> int:
     """The decimals the column's finite numbers need, at most `most` (0.1 + 0.2 needs 1)."""
-    shown = (f"{v:.{most}f}".rstrip("0") for v in column if isinstance(v, (int, float)) and np.isfinite(v))
+    shown = (f"{v:.{most}f}".rstrip("0") for v in column if isinstance(v, numbers.Real) and np.isfinite(v))
     return max((len(t.split(".")[1]) for t in shown), default=0)
 
 

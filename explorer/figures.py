@@ -74,7 +74,8 @@ COLORBAR_BESIDE_JS = """gd => {
 # "hide past div", measures every label once per label drawn (axes.js: positionLabels calls
 # _adjustTickLabelsOverflow inside its loop over the labels), n^2 layout reads and style writes. A 256-token map's
 # two axes took ~1 s a draw, and a result draws a few times (automargin, the page's fit and colour bar): the
-# browser froze 4 s on a desktop, 12 on a phone, after the answer came (0.3 and 0.9 s now; a helper's profile).
+# browser froze after the answer came, 4.1 s on a desktop and 11.5 on a phone; 1.3 and 1.3 s now, loading plotly.js
+# included (python bench/browser_draw.py).
 # A template's xaxis/yaxis apply to every x and y axis of a figure (xaxis2, yaxis3, ...).
 _AXIS = dict(ticklabeloverflow="allow")
 pio.templates["attention_explorer"] = go.layout.Template(layout=dict(dragmode=False, xaxis=_AXIS, yaxis=_AXIS))

@@ -602,9 +602,11 @@ def test_a_decimal_column_shows_one_number_of_decimals():
     table shows a decimal column with the decimals its cells need, and keeps the numbers as numbers."""
     df = pd.DataFrame({"model": ["a", "b", "c"], "BLEU": [24.9, 9.8, 24.92], "n": [1, 2, 3],
                        "log prob": [-3.762, -3.7564, float("nan")], "sum": [0.1 + 0.2, 1.0, 2.5]})
+    df["weight"] = np.array([0.25, 0.5, 0.125], dtype=np.float32)  # numpy's own scalars, not Python floats
     out = app.Table(interactive=False).postprocess(df)
     assert [row[1:] for row in out.metadata["display_value"]] == [
-        ["24.90", "1", "-3.7620", "0.3"], ["9.80", "2", "-3.7564", "1.0"], ["24.92", "3", "", "2.5"]]
+        ["24.90", "1", "-3.7620", "0.3", "0.250"], ["9.80", "2", "-3.7564", "1.0", "0.500"],
+        ["24.92", "3", "", "2.5", "0.125"]]
     assert out.data[0][1] == 24.9 and out.data[1][2] == 2  # numbers: the table sorts by value
     tables = [b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)]
     assert len(tables) >= 8 and all(isinstance(b, app.Table) for b in tables)
