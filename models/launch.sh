@@ -1,5 +1,10 @@
 # Sourced by sweep.sh and train_all.sh: the environment of a training run, and how one starts.
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 TOKENIZERS_PARALLELISM=true
+# the commit each metrics.json records (models.train --commit's default); a copy without .git (a GPU machine's)
+# needs GIT_COMMIT set by hand, or its runs record none (tV-tZ did)
+GIT_COMMIT=${GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)}
+export GIT_COMMIT
+[[ -n $GIT_COMMIT ]] || echo "note: no git commit known (set GIT_COMMIT): metrics.json will record none" >&2
 mkdir -p runs
 nvidia-smi -L || true
 
