@@ -1376,6 +1376,7 @@ def build_demo() -> gr.Blocks:
                     n = _depth(reg, name)[0]
                     return gr.Slider(1, max(n, 2), value=n)
 
+                # the slider at the new model's depth at once, outside the "models" queue the run waits in
                 ro_model.input(_rollout_layers, ro_model, ro_layer, show_progress="hidden", api_visibility="private")
                 # another model, or an example (its sentence and model): the rollout through all of its layers
                 for trigger in (ro_model.input,) + _example_clicks(ro_examples):
@@ -1533,7 +1534,7 @@ def build_demo() -> gr.Blocks:
         with L(gr.Tab, "tab.models"):
             L(gr.Markdown, "models.intro")
             models_table = Table(_models_table(reg), interactive=False, wrap=True,  # headers whole words
-                                        column_widths=MODELS_WIDTHS)
+                                 column_widths=MODELS_WIDTHS)
 
         if hub:
             bert_dropdowns = [b_model, ro_model, qk_model, ctx_model]
