@@ -6,6 +6,7 @@ import json
 import re
 import logging
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,23 @@ def z(fig, i=0):
 
 def heatmaps(fig):
     return [t for t in fig.data if t.type == "heatmap"]
+
+
+def test_space_front_matter_matches_what_the_tests_run():
+    """Hugging Face Spaces reads README.md's front matter: the Gradio it installs must be the one
+    requirements.txt pins (and these tests import), the Python the one the README asks for (Spaces
+    would otherwise pick its own default), the app file this one."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("---\n")
+    meta = dict(line.split(": ", 1) for line in readme.split("\n---\n", 1)[0].splitlines()[1:])
+    pins = dict(line.split("#")[0].strip().split("==") for line in (root / "requirements.txt").read_text().splitlines()
+                if "==" in line)
+    assert meta["sdk"] == "gradio" and meta["sdk_version"] == pins["gradio"] == gr.__version__
+    assert (root / meta["app_file"]).resolve() == Path(app.__file__).resolve()
+    python = meta["python_version"].strip('"')
+    assert f"needs Python {python}+" in readme
+    assert tuple(map(int, python.split("."))) <= sys.version_info[:2]
 
 
 def test_demo_builds_with_named_endpoints():
