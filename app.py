@@ -12,7 +12,7 @@ A switch at the top turns every label, explanation and example into Korean (expl
 This is the only file that imports gradio. Every number comes from `explorer.inference` (and
 explorer.lab / snapshots / live through `explorer.views`); every figure from the figure
 modules. Handlers are plain module-level functions (testable without a browser):
-`seq2seq_view`, `transformer_view`, `bert_*_view`, `bert_model_view`, the `_ui_*` glue of the
+`seq2seq_view`, `transformer_view`, `bert_fill_view`, `bert_model_view`, the `_ui_*` glue of the
 analysis views, `language_updates`, and the three API endpoints `translate_api`
 (/translate), `fill_mask_api` (/fill_mask), `nsp_api` (/nsp).
 
@@ -45,7 +45,7 @@ from explorer import inference as inf
 from explorer import lab, live
 from explorer import views as vw
 from explorer.inference import BertResult, TranslationResult, UserError
-from explorer.views import DOWNLOADS, matrix_table, md, notices_md, write_downloads  # noqa: F401 (shared with views)
+from explorer.views import matrix_table, md, notices_md, write_downloads
 
 log = logging.getLogger("attention_explorer")
 
@@ -482,16 +482,6 @@ def bert_fill_view(text_a: str, text_b: str = "", top_k: int = 5, layer: int = 1
     return bert_render(inf.fill_mask(text_a, top_k, text_b), layer, head, lang)
 
 
-@friendly
-def bert_nsp_view(text_a: str, text_b: str, layer: int = 1, head: int = 1, lang: str = "en") -> BertView:
-    return bert_render(inf.nsp(text_a, text_b), layer, head, lang)
-
-
-@friendly
-def bert_encode_view(text_a: str, text_b: str = "", layer: int = 1, head: int = 1, lang: str = "en") -> BertView:
-    return bert_render(inf.encode_bert(text_a, text_b), layer, head, lang)
-
-
 # ----------------------------------------------------------------------------- API endpoints
 
 
@@ -698,7 +688,7 @@ def _models_table(reg, lang: str = "en") -> pd.DataFrame:
 # ----------------------------------------------------------------------------- BERT with a model choice
 
 
-_BERT_RUNS = {  # what each BERT button runs; bert_fill_view & co. call the same functions for "bert"
+_BERT_RUNS = {  # what each BERT button runs; bert_fill_view calls the same function for "bert"
     "fill": lambda a, b, k, name: inf.fill_mask(a, k, b, name=name),
     "nsp": lambda a, b, k, name: inf.nsp(a, b, name=name),
     "encode": lambda a, b, k, name: inf.encode_bert(a, b, name=name),

@@ -102,8 +102,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=20, help="timed repeats per row (after the warm-ups)")
     ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--threads", type=int, help="torch threads for the app (OMP_NUM_THREADS) and the bare "
-                                                "forward (default: torch's default, as `python app.py` runs)")
+    ap.add_argument("--threads", type=int, help="torch threads for the app (ATTN_EXPLORER_TORCH_THREADS) and the bare "
+                                                "forward (default: the app's 1, torch's default for the bare forward)")
     ap.add_argument("--url", help="an app that is already running (default: start one)")
     args = ap.parse_args()
     check_word_counts()
@@ -119,7 +119,7 @@ def main():
     if args.url:
         url = args.url
     else:
-        env = {"OMP_NUM_THREADS": str(args.threads)} if args.threads else None
+        env = {"ATTN_EXPLORER_TORCH_THREADS": str(args.threads)} if args.threads else None
         proc, url, seconds = start_app(env=env)
         print(f"app started in {seconds:.1f} s at {url}")
     rows = []
@@ -145,7 +145,8 @@ def main():
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"\nlatency in ms, {args.runs} runs after {args.warmup} warm-ups; {os.cpu_count()} CPUs, load average "
-          f"{load}; torch threads: {torch.get_num_threads()} (bare forward){' and app' if args.threads else ''}")
+          f"{load}; torch threads: {torch.get_num_threads()} (bare forward), "
+          f"{'its own' if args.url else args.threads or 1} (app)")
     print("API = gradio_client.predict on loopback; HTTP = the same call as plain POST + event stream; "
           "fwd = explorer.inference in-process; resp kB = the event stream's size")
     head = (f"{'endpoint':<38}{'words':>6}{'API p50':>9}{'API p95':>9}{'HTTP p50':>9}{'fwd p50':>9}{'fwd p95':>9}"

@@ -84,7 +84,8 @@ def main():
     ap.add_argument("--clients", type=int, default=40)
     ap.add_argument("--requests", type=int, default=10, help="requests per client")
     ap.add_argument("--timeout", type=float, default=300.0, help="global limit in seconds, setup included")
-    ap.add_argument("--threads", type=int, help="torch threads for the app (OMP_NUM_THREADS; default: torch's)")
+    ap.add_argument("--threads", type=int,
+                    help="torch threads for the app (ATTN_EXPLORER_TORCH_THREADS; default: the app's 1)")
     ap.add_argument("--url", help="an app that is already running (default: start one)")
     args = ap.parse_args()
     deadline = time.monotonic() + args.timeout
@@ -93,7 +94,7 @@ def main():
     if args.url:
         url = args.url
     else:
-        proc, url, seconds = start_app(env={"OMP_NUM_THREADS": str(args.threads)} if args.threads else None)
+        proc, url, seconds = start_app(env={"ATTN_EXPLORER_TORCH_THREADS": str(args.threads)} if args.threads else None)
         print(f"app started in {seconds:.1f} s at {url}")
     run, start = Run(), threading.Event()
     ready = threading.Barrier(args.clients + 1)

@@ -31,7 +31,7 @@ output (one JSON object per input, one per line):
   translate  {"model", "source_tokens", "target_tokens", "decoder_input_tokens", "translation",
               "attention": {"cross": [L][H][tgt][src], "enc_self": [L][H][src][src],
                             "dec_self": [L][H][tgt][tgt], "dec_self_scores": [L][H][tgt][tgt]},
-              "hypotheses", "chosen", "notices"}      (null where the model has none)
+              "hypotheses", "chosen", "length_penalty", "notices"}      (null where the model has none)
   fill-mask  {"tokens", "segments", "masks": [{"index", "predictions": [{"token", "probability"}]}],
               "attention": {"enc_self"}, ...}
   nsp        {"is_next", "not_next", "tokens", "segments", "attention": {"enc_self"}, ...}

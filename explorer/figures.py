@@ -531,8 +531,8 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
 
 
 def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
-              selected: tuple[int, int] | None = (0, 0), zmin: float = 0.0, zmax: float = 1.0,
-              segments: Sequence[int] | None = None, labels: dict | None = None) -> go.Figure:
+              selected: tuple[int, int] | None = (0, 0), segments: Sequence[int] | None = None,
+              labels: dict | None = None) -> go.Figure:
     """Every head of every layer at a glance: a layers x heads grid of small heatmaps with one
     shared colour scale; `selected` = (layer, head), 0-based, is outlined. Past MAX_GRID_CELLS (a
     paragraph in a 12-layer BERT: 72 maps of 256 x 256, ~29 MB of figure JSON) a notice instead.
@@ -588,7 +588,7 @@ def head_grid(att, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str,
     cell = float(np.clip(900 / H, 55, 130))
     layout.update(title=dict(text=_esc(title), font=dict(size=TITLE_FONT)), height=int(90 + L * cell),
                   shapes=shapes, annotations=notes, font=dict(size=BASE_FONT),
-                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=zmin, cmax=zmax, colorbar=colorbar()),
+                  coloraxis=dict(colorscale=_scale(PROB_SCALE), cmin=0.0, cmax=1.0, colorbar=colorbar()),
                   margin=dict(l=40, r=40, t=80, b=10), plot_bgcolor="white")
     # narrow: a map ~240/H px wide, its row a little taller (a 12 x 6 BERT was 1,650 px of 36 px wide maps)
     row = float(np.clip(1.2 * 240 / H, 36, cell))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from tokenizers import Encoding
 
 from models.checkpoint import Checkpoint, CheckpointError, load
 from models.decoding import beam_search
@@ -158,7 +159,8 @@ def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     return text, notices
 
 
-def _check_int(value, name: str, lo: int, hi: int) -> int:
+def check_int(value, name: str, lo: int, hi: int) -> int:
+    """A whole number in [lo, hi] (a whole float or a numeric string too), or a UserError that states the range."""
     try:
         v = int(value)
     except (TypeError, ValueError, OverflowError):  # OverflowError: int(float('inf'))
@@ -275,31 +277,46 @@ def _pieces(tok, ids) -> list[str]:
     return [tok.id_to_token(i) or f"[id {i}]" for i in ids]
 
 
-@torch.inference_mode()
-def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registry | None = None) -> TranslationResult:
-    """Translate `text` with model `name`; beam=1 is greedy. `chosen` picks which of the
-    beam's hypotheses the attention trace is computed for."""
-    reg = reg or registry()
-    ckpt = reg.get(name, ("transformer", "seq2seq"))
-    beam = _check_int(beam, "Beam size", 1, MAX_BEAM)
-    chosen = _check_int(chosen, "Hypothesis", 0, beam - 1)
+def source_limit(ckpt: Checkpoint) -> int:
+    """The most source tokens a translation reads (its output gets one more, for </s>): the app's cap, or the
+    model's max_len less two where that is smaller."""
+    return min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
+
+
+def encode_source(ckpt: Checkpoint, text: str) -> tuple[str, Encoding, list[int], list[Notice]]:
+    """A translation model's source as `translate` reads it: (the text cleaned and without typed special tokens,
+    the tokenizer's Encoding of that text (for character offsets), the ids kept (the model adds </s>), notices)."""
     text, notices = clean_text(text)
-    tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)
-    text, more = drop_typed_specials(text, [tok.id_to_token(i) for i in sp.values()])
+    tok = ckpt.tokenizer
+    text, more = drop_typed_specials(text, [tok.id_to_token(i) for i in special_ids(tok).values()])
     notices += more
-    ids = tok.encode(text, add_special_tokens=False).ids
-    limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
+    enc = tok.encode(text, add_special_tokens=False)
+    ids = enc.ids
+    limit = source_limit(ckpt)
     if len(ids) > limit:
         notices.append(Notice(f"Source cut to {limit} subword tokens ({len(ids) - limit} dropped).", "source_cut",
                               limit=limit, dropped=len(ids) - limit))
         ids = ids[:limit]
     if not ids:
         raise UserError("The sentence has no translatable tokens.", "no_tokens")
+    return text, enc, ids, notices
+
+
+@torch.inference_mode()
+def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registry | None = None) -> TranslationResult:
+    """Translate `text` with model `name`; beam=1 is greedy. `chosen` picks which of the
+    beam's hypotheses the attention trace is computed for."""
+    reg = reg or registry()
+    ckpt = reg.get(name, ("transformer", "seq2seq"))
+    beam = check_int(beam, "Beam size", 1, MAX_BEAM)
+    chosen = check_int(chosen, "Hypothesis", 0, beam - 1)
+    text, _, ids, notices = encode_source(ckpt, text)
+    tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)
     direction = ckpt.metrics.get("data", {}).get("direction", "")
     notices += (unknown_notice(ids, sp.get("unk"), "<unk>", direction) + script_notice(text, direction)
                 + french_notice(text, direction))
     src = torch.tensor([ids + [sp["eos"]]])
-    max_out = min(limit + 1, 2 * src.size(1) + 10)
+    max_out = min(source_limit(ckpt) + 1, 2 * src.size(1) + 10)
     # The model's own alpha at every beam size: at beam 1 it only scales the one hypothesis's score (greedy
     # keeps a single beam, which ends at its first </s>), so the score column means the same at every size.
     alpha = ckpt.length_penalty
@@ -418,7 +435,7 @@ def _run_bert(ckpt: Checkpoint, a: str, b: str | None, top_k: int, notices: list
     if b is not None:
         nsp = torch.softmax(out.nsp_logits[0].float(), dim=-1)  # index 0 = IsNext (HF convention)
         is_next, not_next = round(float(nsp[0]), 6), round(float(nsp[1]), 6)
-    return BertResult(tokens, segs, out.trace.example(0, tokens, segments=segs), masks, is_next, not_next,
+    return BertResult(tokens, segs, out.trace.example(0, tokens), masks, is_next, not_next,
                       out.hidden[0].float().numpy(), out.embeddings[0].float().numpy(), notices)
 
 
@@ -427,17 +444,23 @@ def has_mask(*texts) -> bool:
     return any(isinstance(t, str) and _MASK_ANY_CASE.search(t) for t in texts)
 
 
+def _bert_inputs(text: str, text_b: str | None) -> tuple[str, str | None, list[str]]:
+    """BERT's sentences, cleaned: A, B where one is given (a blank B is none), and the notices."""
+    a, notices = clean_text(text)
+    b = None
+    if text_b is not None and str(text_b).strip():
+        b, more = clean_text(text_b, "second sentence")
+        notices += more
+    return a, b, notices
+
+
 def masked_texts(text: str, text_b: str | None = None) -> tuple[str, str | None, list[str]]:
     """fill_mask's sentences, cleaned, with every [MASK] in upper case, and notices; a UserError when there is
     no text or no [MASK] to predict. No model runs (the app checks an input with it before running one)."""
     raw = (text, text_b)
-    text, notices = clean_text(text)
+    text, b, notices = _bert_inputs(text, text_b)
     text = _MASK_ANY_CASE.sub("[MASK]", text)
-    b = None
-    if text_b is not None and str(text_b).strip():
-        b, more = clean_text(text_b, "second sentence")
-        b = _MASK_ANY_CASE.sub("[MASK]", b)
-        notices += more
+    b = None if b is None else _MASK_ANY_CASE.sub("[MASK]", b)
     if "[MASK]" not in text and (b is None or "[MASK]" not in b):
         if has_mask(*raw):  # it was cut off
             raise UserError(f"Every [MASK] lies beyond the first {MAX_CHARS} characters, which is all "
@@ -451,7 +474,7 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
     """Top-k predictions for every [MASK] (any letter case: '[mask]' counts too)."""
     reg = reg or registry()
     ckpt = reg.get(name, "bert")
-    top_k = _check_int(top_k, "top-k", 1, MAX_TOP_K)
+    top_k = check_int(top_k, "top-k", 1, MAX_TOP_K)
     text, b, notices = masked_texts(text, text_b)
     res = _run_bert(ckpt, text, b, top_k, notices)
     if not res.masks:
@@ -466,15 +489,6 @@ def nsp(text_a: str, text_b: str, name: str = "bert", reg: Registry | None = Non
     a, notices = clean_text(text_a, "first sentence")
     b, more = clean_text(text_b, "second sentence")
     return _run_bert(ckpt, a, b, 5, notices + more)
-
-
-def _bert_inputs(text: str, text_b: str | None) -> tuple[str, str | None, list[str]]:
-    a, notices = clean_text(text)
-    b = None
-    if text_b is not None and str(text_b).strip():
-        b, more = clean_text(text_b, "second sentence")
-        notices += more
-    return a, b, notices
 
 
 def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> BertResult:

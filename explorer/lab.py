@@ -32,10 +32,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer.inference import (ASSETS, MAX_TRANSLATION_TOKENS, Notice, Registry, UserError, clean_text,
-                                encode_bert, registry, translate)
+from explorer.inference import (ASSETS, Notice, Registry, UserError, check_int, clean_text, encode_bert,
+                                encode_source, registry, translate)
 from explorer import i18n
 from explorer.lab_figures import bucket_start
+from models.attention import scaled_dot_product
 from models.tokenizers import special_ids
 from models.transformer import sinusoidal_positions
 
@@ -52,14 +53,7 @@ def _whole(value, what: str, lo: int, hi: int) -> int:
     """A whole number in [lo, hi], or a UserError that states the valid range."""
     if hi < lo:
         raise UserError(f"There is no {what.lower()} to choose from.", "nothing_to_choose", name=what)
-    try:
-        v = int(value)
-    except (TypeError, ValueError):
-        raise UserError(f"{what} must be a whole number from {lo} to {hi}.", "whole", name=what, lo=lo, hi=hi) from None
-    if v != value and not isinstance(value, str) or not lo <= v <= hi:
-        raise UserError(f"{what} must be from {lo} to {hi} (got {value}).", "range", name=what, lo=lo, hi=hi,
-                        value=value)
-    return v
+    return check_int(value, what, lo, hi)
 
 
 def _index(value, what: str, n: int) -> int:
@@ -88,16 +82,11 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
 
 
 def _source_encoding(ckpt, text: str):
-    """A translation model's source encoding exactly as inference.translate makes it:
-    the tokenizer's Encoding (for offsets), the ids kept, and src = ids + </s> as (1, S)."""
-    tok = ckpt.tokenizer
-    enc = tok.encode(text, add_special_tokens=False)
-    limit = min(MAX_TRANSLATION_TOKENS, getattr(ckpt.config, "max_len", 10**6) - 2)
-    ids = enc.ids[:limit]
-    if not ids:
-        raise UserError("The sentence has no translatable tokens.", "no_tokens")
-    src = torch.tensor([ids + [special_ids(tok)["eos"]]])  # (1, S)
-    return enc, len(ids), src
+    """A translation model's source exactly as inference.translate reads it: (the text it reads, the
+    tokenizer's Encoding of that text (for offsets), the number of ids kept, src = ids + </s> as (1, S))."""
+    text, enc, ids, _ = encode_source(ckpt, text)
+    src = torch.tensor([ids + [special_ids(ckpt.tokenizer)["eos"]]])  # (1, S)
+    return text, enc, len(ids), src
 
 
 # ----------------------------------------------------------------------------- 1. score functions
@@ -329,8 +318,7 @@ def positional(max_len: int = 64, d_model: int = 128, text: str | None = None, n
         reg = reg or registry()
         ckpt = reg.get(name, "transformer")
         model, c = ckpt.model, ckpt.config
-        text, _ = clean_text(text)
-        _, _, src = _source_encoding(ckpt, text)
+        _, _, _, src = _source_encoding(ckpt, text)
         emb = (model.src_emb(src)[0] * math.sqrt(c.d_model)).double()  # (T, d_model), sec. 3.4
         table = model.pe[: src.size(1)].double()  # (T, d_model)
         total = emb + table
@@ -457,8 +445,8 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
                             "word_no_token", word=word, name=name, n=tok.get_vocab_size())
         model = ckpt.model
         for s in sentences:
-            enc, n, src = _source_encoding(ckpt, s)
-            pos, more = _word_positions(word, s, enc.offsets, n)
+            read, enc, n, src = _source_encoding(ckpt, s)
+            pos, more = _word_positions(word, read, enc.offsets, n)
             if unk is not None and any(enc.ids[i] == unk for i in pos):
                 raise UserError(f"'{word}' is unknown to {name}'s vocabulary (<unk>).", "word_unknown", word=word,
                                 name=name, unk="<unk>")
@@ -495,8 +483,8 @@ class QueryKeyResult:
 
 
 @torch.inference_mode()
-def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, text_b: str | None = None,
-              name: str = "bert", reg: Registry | None = None) -> QueryKeyResult:
+def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, name: str = "bert",
+              reg: Registry | None = None) -> QueryKeyResult:
     """How one head of one BERT layer turns a query and the keys into attention.
 
     BERT is run explicitly: embeddings, then layers 0..layer-1 (the model's own modules),
@@ -509,7 +497,7 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     model, c, tok = ckpt.model, ckpt.config, ckpt.tokenizer
     layer = _index(layer, "Layer", c.n_layers)
     head = _index(head, "Head", c.n_heads)
-    r = encode_bert(text, text_b, name=name, reg=reg)  # the tokens and trace on screen
+    r = encode_bert(text, name=name, reg=reg)  # the tokens and trace on screen
     T = len(r.tokens)
     query_index = _index(query_index, "Query index", T)
     ids = torch.tensor([[tok.token_to_id(t) for t in r.tokens]])  # (1, T)
@@ -522,12 +510,12 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, te
     h = block.attn_norm(x) if block.pre_ln else x  # what the attention reads
     attn = block.attn
     d_k = attn.d_head
-    q, k, _ = attn.heads(h, h)  # (1, nh, T, d_k) each, after QK-LayerNorm if the model has it
-    q, k = q[0, head], k[0, head]  # (T, d_k)
-    scores = (q[query_index] @ k.T) / math.sqrt(d_k)  # (T,), as scaled_dot_product computes it
-    scores = scores.masked_fill(~key_mask[0, 0, 0], float("-inf"))
-    probs = torch.softmax(scores, dim=-1)
-    products = q[query_index] * k / math.sqrt(d_k)  # (T, d_k)
+    q, k, v = attn.heads(h, h)  # (1, nh, T, d_k) each, after QK-LayerNorm if the model has it
+    q, k, v = q[0, head], k[0, head], v[0, head]  # (T, d_k)
+    # the one attention function, for this query alone: (1, T) scores and probabilities
+    _, probs, scores = scaled_dot_product(q[query_index:query_index + 1], k, v, key_mask[0, 0])
+    scores, probs = scores[0], probs[0]  # (T,)
+    products = q[query_index] * k / math.sqrt(d_k)  # (T, d_k): the terms each score sums, before the sum
     return QueryKeyResult(list(r.tokens), layer, head, query_index, d_k, q[query_index].double().numpy(),
                           k.double().numpy(), products.double().numpy(), scores.double().numpy(),
                           probs.double().numpy(), np.asarray(r.trace.enc_self[layer, head, query_index], np.float64),

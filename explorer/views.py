@@ -12,7 +12,7 @@ attention of the chosen hypothesis), `rollout_view` / `rollout_redraw` (attentio
 Abnar & Zuidema 2020, and per-row entropy), `query_key_view`, `contextual_view`,
 `positional_view`, `snapshot_view` (attention over training), `live_view` (a generator: a
 toy seq2seq trained live), `length_view` (BLEU by source length, Bahdanau et al. 2015 fig. 2).
-The shared helpers (`md`, `write_downloads`, `jsonable`) are used by app.py's older tabs too.
+The shared helpers (`md`, `write_downloads`, `matrix_table`, `notices_md`) are used by app.py's older tabs too.
 """
 from __future__ import annotations
 
@@ -267,7 +267,7 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
 
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
     """Beam search's ranked hypotheses and the cross attention of the best one."""
-    beam = inf._check_int(beam, "Beam size", 2, inf.MAX_BEAM)
+    beam = inf.check_int(beam, "Beam size", 2, inf.MAX_BEAM)
     best = beam_choice(text, model, beam, 0, lang)
     hyps = best.record.hypotheses
     table = pd.DataFrame([[i + 1, h.text, h.logprob, h.score, " ".join(h.tokens)] for i, h in enumerate(hyps)],

@@ -41,7 +41,7 @@ class BertConfig:
 
 @dataclass(frozen=True)
 class BertOutput:
-    mlm_logits: torch.Tensor  # (B, T, V) masked-LM scores at every position
+    mlm_logits: torch.Tensor  # (B, T, V) masked-LM scores at every position; (B, P, V) at mlm_positions or labels
     nsp_logits: torch.Tensor  # (B, 2) index 0 = IsNext, 1 = NotNext (HF convention)
     loss: torch.Tensor | None  # MLM + NSP cross entropy over the labels given, else None
     hidden: torch.Tensor  # (B, T, d_model) final (contextual) hidden states

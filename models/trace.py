@@ -3,15 +3,15 @@
 A `Trace` holds attention as data, never as module state (a concurrent web app must not
 race on `self.attn`). Inside the models its fields are torch tensors with a batch axis,
 (B, layers, heads, q, k); `Trace.example(i, ...)` gives one example's record as numpy
-arrays without the batch axis plus the tokens on each axis, which is what the explorer,
-the CLI and the tests consume.
+arrays without the batch axis, cropped to its token counts, which is what the explorer,
+the CLI and the tests consume (the records beside it carry the tokens).
 
 Conventions for every field:
 * post-softmax and PRE-dropout probabilities, [layers, heads, q, k];
 * `dec_self_scores` are the raw decoder self-attention scores QK^T/sqrt(d_k) with -inf
   where the causal (or padding) mask hides a key;
 * an RNN encoder-decoder fills only `cross`, as [1, 1, tgt, src];
-* BERT fills only `enc_self` (and `segments`).
+* BERT fills only `enc_self`.
 """
 from __future__ import annotations
 
@@ -28,13 +28,10 @@ class Trace:
     dec_self: Any = None  # [L, H, tgt, tgt] masked decoder self-attention
     dec_self_scores: Any = None  # [L, H, tgt, tgt] pre-softmax, -inf where masked
     cross: Any = None  # [L, H, tgt, src] encoder-decoder attention
-    src_tokens: tuple[str, ...] = ()  # tokens on the key axis of enc_self and cross
-    tgt_tokens: tuple[str, ...] = ()  # tokens on the query axis of dec_self and cross
-    segments: tuple[int, ...] = ()  # BERT segment id of each src token
 
     ARRAYS = ("enc_self", "dec_self", "dec_self_scores", "cross")
 
-    def example(self, i: int = 0, src_tokens=(), tgt_tokens=(), segments=()) -> "Trace":
+    def example(self, i: int = 0, src_tokens=(), tgt_tokens=()) -> "Trace":
         """One example of a batched tensor trace as numpy arrays, cropped to the token counts.
 
         Cropping drops the padding of a batch; when no tokens are given the full arrays
@@ -51,18 +48,14 @@ class Trace:
             q_len = S if name == "enc_self" else T
             k_len = T if name.startswith("dec_self") else S
             out[name] = a[..., : q_len or None, : k_len or None]
-        return Trace(**out, src_tokens=tuple(src_tokens), tgt_tokens=tuple(tgt_tokens),
-                     segments=tuple(int(s) for s in segments))
+        return Trace(**out)
 
     def to_json(self) -> dict:
         """Plain JSON-able dict; -inf (masked scores) become None, since JSON has no infinity."""
         d: dict = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in self.ARRAYS:
-                d[f.name] = None if v is None else _json_array(np.asarray(v))
-            else:
-                d[f.name] = list(v)
+            d[f.name] = None if v is None else _json_array(np.asarray(v))
         return d
 
 

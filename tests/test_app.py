@@ -198,7 +198,7 @@ def test_bert_fill_and_nsp_views():
     assert len(v.grid.data) == r.trace.enc_self.shape[0] * r.trace.enc_self.shape[1]
     ticks = list(v.head.layout.xaxis.ticktext)
     assert ticks[0] == "A·[CLS]" and ticks[-1] == "B·[SEP]"  # segments marked on the axes
-    n = app.bert_nsp_view("the man went to the store .", b, 1, 1)
+    n = app.bert_model_view("nsp", "bert", "the man went to the store .", b, 5, 1, 1)
     assert n.record.is_next == inf.nsp("the man went to the store .", b).is_next
     assert "P(IsNext)" in n.nsp_text and v.files
 
