@@ -412,6 +412,11 @@ class BertView:
     n_layers: int
     n_heads: int
 
+    def drawn(self) -> list:
+        """What the page shows, in the order of the tab's components (b_drawn): no record, no sliders."""
+        return [self.tokens, self.notice, self.masks, self.topk, self.nsp, self.nsp_text, self.grid, self.head,
+                self.files]
+
 
 def _seg(s: int) -> str:
     return fg.SEGMENT_NAMES[s] if 0 <= s < len(fg.SEGMENT_NAMES) else str(s)
@@ -564,7 +569,7 @@ def _ui_transformer(text, model, beam, layer, head, lang="en"):
 
 
 def _ui_bert(view: BertView, layer, head) -> list:
-    return _values(view)[:-2] + _sliders(view.n_layers, view.n_heads, layer, head)
+    return view.drawn() + [view.record] + _sliders(view.n_layers, view.n_heads, layer, head)
 
 
 @friendly
@@ -574,7 +579,7 @@ def _ui_transformer_heads(record, layer, head, lang="en"):
 
 @friendly
 def _ui_bert_heads(record, layer, head, lang="en"):
-    return _values(bert_render(record, layer, head, lang))[:-3]
+    return bert_render(record, layer, head, lang).drawn()
 
 
 @friendly
@@ -1301,8 +1306,8 @@ def build_demo() -> gr.Blocks:
             b_grid, b_headfig = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
             b_files = _downloads(L, "bert.files")
             b_state = gr.State(None)
-            b_outs = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files, b_state,
-                      b_layer, b_head]
+            b_drawn = [b_tokens, b_notice, b_masks, b_topk, b_nspfig, b_nsptext, b_grid, b_headfig, b_files]
+            b_outs = b_drawn + [b_state, b_layer, b_head]
             b_fill.click(_ui_bert_fill,
                          [b_model, b_a, b_b, b_k, b_layer, b_head, lang], b_outs, concurrency_id="models",
                          api_visibility="private",
@@ -1334,7 +1339,7 @@ def build_demo() -> gr.Blocks:
                                            inf.masked_texts(a, args[3])))
             for s in (b_layer, b_head):
                 s.input(_ui_bert_heads, [b_state, b_layer, b_head, lang],
-                        b_outs[:-3],
+                        b_drawn,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
 
         # --- inside attention: rollout, query/key, contextual vectors, positions --------
@@ -1559,7 +1564,7 @@ def build_demo() -> gr.Blocks:
                     show_progress="hidden", api_visibility="private")
         lang.change(_relabel_transformer, [t_state, t_layer, t_head, lang], [t_notice, t_hyps] + t_heads,
                     show_progress="hidden", api_visibility="private")
-        lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_outs[:-3], show_progress="hidden",
+        lang.change(_relabel_bert, [b_state, b_layer, b_head, lang], b_drawn, show_progress="hidden",
                     api_visibility="private")
         lang.change(_relabel_rollout, [ro_state, ro_layer, lang],
                     [ro_grid, ro_entropy, ro_rollout, ro_rowent, ro_files, ro_notice],

@@ -83,17 +83,16 @@ def bleu_multi_ref(srcs, hyps, refs) -> dict:
 
 
 @torch.inference_mode()
-def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_size: int, device="cpu",
-                all_mask: bool = True) -> dict:
-    """MLM top-1 on masked positions and NSP accuracy over n_batches drawn from held-out text."""
+def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_size: int, device="cpu") -> dict:
+    """MLM top-1 on masked positions and NSP accuracy over n_batches drawn from held-out text; every chosen
+    position is [MASK] (what fill-mask reads), not training's 80/10/10."""
     model.eval()
     hit = total = nsp_hit = nsp_total = 0
     for _ in range(n_batches):
         b = sampler.batch(batch_size)
-        if all_mask:  # re-mask: every chosen token becomes [MASK] (what fill-mask does)
-            clean = torch.where(b["mlm_labels"] >= 0, b["mlm_labels"], b["input_ids"])
-            b["input_ids"], b["mlm_labels"] = data.mask_tokens(clean, sampler.specials, sampler.vocab_size,
-                                                               sampler.rng, all_mask=True)
+        clean = torch.where(b["mlm_labels"] >= 0, b["mlm_labels"], b["input_ids"])  # re-mask the chosen tokens
+        b["input_ids"], b["mlm_labels"] = data.mask_tokens(clean, sampler.specials, sampler.vocab_size,
+                                                           sampler.rng, all_mask=True)
         b = {k: v.to(device) for k, v in b.items()}
         out = model(b["input_ids"], b["segment_ids"])
         sel = b["mlm_labels"] >= 0
