@@ -1037,8 +1037,21 @@ PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'e
 # the toast's type there ("Warning") and ignores gr.Warning's title=. A table wider than its box (on a phone: beam
 # hypotheses, score functions, BLEU by length, the models) shades the side where columns are out of sight (PAGE_JS
 # sets the classes).
+# Gradio's default theme, with darker shades where its text failed WCAG AA contrast (4.5:1) on a projector's washed-out
+# colours: white on the orange run buttons 3.6:1 -> 5.2:1, the selected tab's orange text 2.8:1 -> 5.2:1, white on
+# the red Stop button 3.8:1 -> 6.5:1, grey helper text (slider ends, footer) 2.6:1 -> 4.8:1.
+THEME = gr.themes.Default().set(
+    button_primary_background_fill="*primary_700", button_primary_background_fill_hover="*primary_800",
+    color_accent="*primary_700", button_cancel_background_fill="#b91c1c", button_cancel_background_fill_hover="#991b1b",
+    body_text_color_subdued="*neutral_500")
+# Focus: Gradio draws none on radios and sliders, and a 1.8:1 ring on text boxes; a keyboard user needs to see it.
+# Downloads: Gradio gives each listed file a "Remove this file" button even in a read-only box, and Enter on it (a
+# keyboard user's Tab lands there) took the file off the list.
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
+.gradio-container :is(input, textarea, select):focus-visible { outline: 3px solid #1d4ed8 !important;
+                                                              outline-offset: 2px; }
+.ae-downloads .label-clear-button { display: none; }
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
 html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-lg); }
@@ -1073,12 +1086,23 @@ PAGE_JS = """() => {
     P.update(gd, u.data, Object.assign({autosize: true, width: null}, u.layout), u.traces);
   };
   const beside = %s;  // a heatmap of square cells: its colour bar beside the map (figures.COLORBAR_BESIDE_JS)
+  // a screen reader met an unnamed SVG and bare tick labels: the plot is one image named by its title (its numbers
+  // are in the tab's tables and CSV downloads)
+  const name = gd => {
+    const t = gd.layout && gd.layout.title, text = t && (typeof t === 'string' ? t : t.text);
+    if (!text) return;
+    // DOMParser: markup read as text only (an element's innerHTML would load an <img> it names)
+    const doc = new DOMParser().parseFromString(String(text).replace(/<br\s*\/?>/gi, ' '), 'text/html');
+    gd.setAttribute('role', 'img');
+    gd.setAttribute('aria-label', doc.body.textContent.replace(/\s+/g, ' ').trim());
+  };
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
-    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); });
+    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); });
     fit(gd);
     beside(gd);
+    name(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
   const more = v => {
@@ -1129,7 +1153,7 @@ def _example_clicks(examples: gr.Examples | None) -> tuple:
 def _downloads(L: Localized, key: str = "common.downloads"):
     """A read-only list of files. interactive=False matters where the box is also an event's input (the
     Training tab's first-view downloads): Gradio then drew it as an upload box whose ✕ emptied it."""
-    return L(gr.File, key, file_count="multiple", interactive=False)
+    return L(gr.File, key, file_count="multiple", interactive=False, elem_classes=["ae-downloads"])
 
 
 def _load_custom_bert(reg) -> None:
@@ -1618,4 +1642,4 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS)
+    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME)

@@ -26,6 +26,9 @@ EVERY_TICK = 20  # a small map labels every token up to this many (a classroom s
 NOTE_TOP = 36  # px from a figure's top to the "▁" note of a figure without a title: Gradio's plot label is ~28 px
 LINE_EM = 1.1  # a tick label's height in font sizes: neighbouring labels need this much room between them
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+# lines told apart by more than colour (orange/green/red run together in protanopia and deuteranopia)
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "star"]
 # one hue per family (the comparison that matters), shades within it for its models
 FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
                  "RNN + attention": ["#08519c", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef"],
@@ -202,7 +205,8 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
         tgt = _field(r, "target_tokens")
         fig.add_trace(go.Scatter(x=list(range(1, len(ent) + 1)), y=np.asarray(ent, dtype=np.float64),
                                  mode="lines+markers", name=_esc(_field(r, "name")),
-                                 line={"color": PALETTE[i % len(PALETTE)]},
+                                 line={"color": PALETTE[i % len(PALETTE)], "dash": DASHES[i % len(DASHES)]},
+                                 marker={"symbol": SYMBOLS[i % len(SYMBOLS)], "size": 8},
                                  hovertext=[_esc(t) for t in tgt], hoverinfo="text+y"), 2, 1)
         uniform.add(round(float(_field(r, "max_entropy")), 6))
         steps = max(steps, len(ent))
@@ -382,6 +386,31 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
 # ----------------------------------------------------------------------------- 5. contextual vectors
 
 
+def _luminance(rgb: str) -> float:
+    """WCAG relative luminance of an "rgb(r,g,b)" colour."""
+    c = np.array([float(v) for v in rgb[rgb.index("(") + 1:-1].split(",")[:3]]) / 255
+    c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(c @ [0.2126, 0.7152, 0.0722])
+
+
+def cell_numbers(z, colorscale, zmin: float, zmax: float) -> list[go.Scatter]:
+    """Each cell's number (3 decimals) in black or white, whichever contrasts more with the cell's colour: as two
+    text traces (plotly's own heatmap text takes one colour, and its automatic one gave 3.4:1 on mid blues)."""
+    from plotly.colors import sample_colorscale
+    z = np.asarray(z, dtype=np.float64)
+    rows, cols = np.indices(z.shape)
+    where = np.clip((z - zmin) / (zmax - zmin), 0, 1).ravel()
+    lum = np.array([_luminance(c) for c in sample_colorscale([list(p) for p in colorscale], list(where))])
+    dark = (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05)  # black reads better than white on this cell
+    out = []
+    for pick, colour in ((dark, "black"), (~dark, "white")):
+        if pick.any():
+            out.append(go.Scatter(x=cols.ravel()[pick], y=rows.ravel()[pick], mode="text",
+                                  text=[f"{v:.3f}" for v in z.ravel()[pick]], textfont={"color": colour},
+                                  hoverinfo="skip", showlegend=False))
+    return out
+
+
 def contextual_figure(sentences, word: str, similarity, to_static, source: str = "",
                       labels: dict | None = None) -> go.Figure:
     """Cosine between the word's contextual vectors (N x N) and of each with the static embedding."""
@@ -390,11 +419,14 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
     sim, st = np.asarray(similarity, dtype=np.float64), np.asarray(to_static, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.25,
                         subplot_titles=[_esc(w["ctx_across"].format(word=word)), _esc(w["ctx_static"])])
-    fig.add_trace(go.Heatmap(z=sim, x=list(range(len(numbered))), y=list(range(len(numbered))), zmin=-1, zmax=1,
-                             colorscale="RdBu", text=np.round(sim, 3), texttemplate="%{text}",
-                             # the sentences' numbers as the ticks give them (1, 2, ...), not the 0-based axis
-                             customdata=[[[i + 1, j + 1] for j in range(len(numbered))] for i in range(len(numbered))],
-                             hovertemplate="%{customdata[0]} vs %{customdata[1]}: %{z:.3f}<extra></extra>"), 1, 1)
+    heat = go.Heatmap(z=sim, x=list(range(len(numbered))), y=list(range(len(numbered))), zmin=-1, zmax=1,
+                      colorscale="RdBu",
+                      # the sentences' numbers as the ticks give them (1, 2, ...), not the 0-based axis
+                      customdata=[[[i + 1, j + 1] for j in range(len(numbered))] for i in range(len(numbered))],
+                      hovertemplate="%{customdata[0]} vs %{customdata[1]}: %{z:.3f}<extra></extra>")
+    fig.add_trace(heat, 1, 1)
+    for t in cell_numbers(sim, heat.colorscale, -1.0, 1.0):
+        fig.add_trace(t, 1, 1)
     # the bars take their colours from the heatmap's scale and range, so the one colour bar reads for both
     # (plotly's default red for +0.38 said "negative" on that bar)
     fig.add_trace(go.Bar(x=st, y=list(range(len(numbered))), orientation="h", showlegend=False,

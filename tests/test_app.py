@@ -18,7 +18,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
-from explorer import i18n, lab  # noqa: E402
+from explorer import figures as fg, i18n, lab  # noqa: E402
 
 EN = "I am a student."
 REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -52,6 +52,30 @@ def test_space_front_matter_matches_what_the_tests_run():
     assert tuple(map(int, python.split("."))) <= sys.version_info[:2]
 
 
+def test_theme_text_reads_at_wcag_aa_contrast():
+    """White on the run buttons was 3.6:1 (orange 500) and the selected tab's orange text 2.8:1 on white."""
+    t = app.THEME
+
+    def colour(v: str) -> str:
+        v = getattr(t, v[1:]) if v.startswith("*") else v
+        return {"white": "#ffffff"}.get(v, v)
+
+    def luminance(hex_: str) -> float:
+        c = np.array([int(hex_[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    def contrast(a: str, b: str) -> float:
+        la, lb = sorted((luminance(colour(a)), luminance(colour(b))))
+        return (lb + 0.05) / (la + 0.05)
+
+    pairs = [(t.button_primary_text_color, t.button_primary_background_fill),
+             (t.button_primary_text_color, t.button_primary_background_fill_hover),
+             (t.button_cancel_text_color, t.button_cancel_background_fill),
+             (t.color_accent, t.background_fill_primary), (t.body_text_color_subdued, t.background_fill_primary)]
+    assert all(contrast(a, b) >= 4.5 for a, b in pairs), [(a, b, round(contrast(a, b), 2)) for a, b in pairs]
+
+
 def test_demo_builds_with_named_endpoints():
     assert isinstance(app.demo, gr.Blocks)
     public = {fn.api_name for fn in app.demo.fns.values() if fn.api_visibility == "public"}
@@ -76,7 +100,7 @@ def test_seq2seq_view_shows_the_records_alignment():
     # the downloads hold every step, none marked, so the slider cannot leave them behind
     page = next(Path(f) for f in v.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
     assert page.count('class="plotly-graph-div"') == 1 and '"type":"rect"' not in page.replace(" ", "")
-    assert len(v.alignment.layout.shapes) == 1  # on screen, step 2 is outlined
+    assert {s.name for s in v.alignment.layout.shapes} == {fg.ROW_OUTLINE}  # on screen, step 2 is outlined
 
 
 @needs

@@ -279,7 +279,7 @@ def test_contextual_view_defaults_and_numbers():
     r = lab.contextual_similarity("배")
     assert v.record.model == "transformer-ko-en" == r.model
     np.testing.assert_allclose(z(v.figure), r.similarity)
-    np.testing.assert_allclose(np.asarray(v.figure.data[1].x), r.to_static)
+    np.testing.assert_allclose(np.asarray(v.figure.data[-1].x), r.to_static)
     assert list(v.table["정적 임베딩과의 코사인"]) == list(np.round(r.to_static, 4))  # Korean mode, Korean header
     assert r.source == "Transformer encoder output" and "트랜스포머 인코더 출력" in v.figure.layout.title.text
     assert "트랜스포머 인코더 출력" in v.text and r.source not in v.text

@@ -194,9 +194,9 @@ def test_head_grid_any_layers_and_heads(L, H):
         assert tr.coloraxis == "coloraxis"  # one shared colour scale
     assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (0, 1)
     rects = [s for s in fig.layout.shapes if s.type == "rect"]
-    assert len(rects) == 1
+    assert [r.line.color for r in rects] == ["white", fg.OUTLINE]  # one outline, black on a white halo
     chosen = fig.data[sel[0] * H + sel[1]]
-    assert rects[0].xref == f"{chosen.xaxis} domain" and rects[0].yref == f"{chosen.yaxis} domain"
+    assert all(r.xref == f"{chosen.xaxis} domain" and r.yref == f"{chosen.yaxis} domain" for r in rects)
     labels = {a.text for a in fig.layout.annotations}
     assert labels == {f"L{l + 1}" for l in range(L)} | {f"H{h + 1}" for h in range(H)}
     # every cell has its own axes, and the domains do not overlap within a row

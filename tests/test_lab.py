@@ -169,6 +169,11 @@ def test_score_functions_figure_draws_the_given_numbers_and_escapes_tokens():
     assert fig.layout.xaxis.ticktext[0] == "&lt;b&gt;a&lt;/b&gt;"  # escaped; both "b" keep their own column
     assert list(fig.layout.xaxis.tickvals) == [0, 1, 2, 3]
     assert all("<1>" not in a.text for a in fig.layout.annotations)
+    # five entropy lines differ in dash and marker, not only in colour (colour-vision deficiencies)
+    names = ["dot", "scaled_dot", "general", "additive", "none"]
+    fig = figs.score_functions_figure([dict(rec, name=n) for n in names])
+    line = [t for t in fig.data if t.type == "scatter" and t.mode == "lines+markers"]
+    assert len({t.line.dash for t in line}) == len({t.marker.symbol for t in line}) == len(names)
 
 
 def _score_record(name, src, tgt, seed=0):
@@ -333,7 +338,7 @@ def test_contextual_bars_take_the_colour_bar_they_share():
     sim = np.array([[1.0, 0.5, -0.4], [0.5, 1.0, 0.2], [-0.4, 0.2, 1.0]])
     st = np.array([0.38, 0.73, -0.5])
     fig = figs.contextual_figure(["a bank", "the bank", "bank it"], "bank", sim, st)
-    heat, bar = fig.data
+    heat, bar = fig.data[0], fig.data[-1]
     assert heat.showscale is not False and bar.marker.showscale is False  # one colour bar: the heatmap's
     assert bar.marker.colorscale == heat.colorscale
     assert (bar.marker.cmin, bar.marker.cmax) == (heat.zmin, heat.zmax) == (-1, 1)
@@ -343,6 +348,16 @@ def test_contextual_bars_take_the_colour_bar_they_share():
     for value, blue in ((0.38, True), (0.73, True), (-0.5, False)):
         r, _, b = (int(x) for x in sample_colorscale(scale, [(value + 1) / 2])[0][4:-1].split(","))
         assert (b > r) == blue, value
+    # each cell's number, black or white by what its colour needs (at least 4.5:1, WCAG AA)
+    shown = {}
+    for t in fig.data[1:-1]:
+        assert t.mode == "text" and t.hoverinfo == "skip"
+        for x, y, text in zip(t.x, t.y, t.text):
+            shown[(y, x)] = text
+            lum = figs._luminance(sample_colorscale(scale, [(sim[y, x] + 1) / 2])[0])
+            ink = 1.0 if t.textfont.color == "white" else 0.0
+            assert (max(lum, ink) + 0.05) / (min(lum, ink) + 0.05) >= 4.5, (sim[y, x], t.textfont.color)
+    assert shown == {(i, j): f"{sim[i, j]:.3f}" for i in range(3) for j in range(3)}
 
 
 def test_lab_figures_read_on_a_projector():
