@@ -1065,7 +1065,8 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
                                            max-width: 55%%; }
 }
 """ % i18n.t("app.warning_head", "ko")
-# Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright) takes the narrow
+# Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright; STACKED_NARROW_PX for
+# side-by-side panels, the figure's meta.below) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
 # phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
 # object each time: the mark of what was applied lives on that object, so a new figure is fitted afresh.
@@ -1077,7 +1078,7 @@ PAGE_JS = """() => {
   const fit = gd => {
     const layout = gd.layout, meta = layout && layout.meta, P = window.Plotly;
     if (!P || !meta || !meta.narrow || !meta.wide || !gd.offsetWidth) return;
-    const want = gd.offsetWidth < %d ? 'narrow' : 'wide';
+    const want = gd.offsetWidth < (meta.below || %d) ? 'narrow' : 'wide';
     if ((layout._aeFit || 'wide') === want) return;
     layout._aeFit = want;
     const u = meta[want];
@@ -1128,6 +1129,12 @@ PAGE_JS = """() => {
   window.addEventListener('resize', () => all(fit));
   look();
 }""" % (fg.NARROW_PX, fg.COLORBAR_BESIDE_JS)
+
+
+# Two plots share a row only where each is at least this wide (Gradio wraps the row's items below it): on a
+# 1,280 px screen two half-width plots (600 px) were drawn in the desktop layout with their labels crowded, and at
+# 200% zoom (a 640 px page) two 280 px plots had Gradio's labels over their titles.
+BESIDE_MIN_PX = 640
 
 
 def _depth(reg, name: str | None) -> tuple[int, int]:
@@ -1282,9 +1289,9 @@ def build_demo() -> gr.Blocks:
             bm_choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
             bm_out = L(gr.Textbox, "common.translation", interactive=False)
             bm_notice = gr.Markdown()
-            with gr.Row():
-                bm_mean = L(gr.Plot, "beam.mean")
-                bm_grid = L(gr.Plot, "beam.grid")
+            with gr.Row():  # side by side only where each gets a wide plot's width (past figures.NARROW_PX)
+                bm_mean = L(gr.Plot, "beam.mean", min_width=BESIDE_MIN_PX)
+                bm_grid = L(gr.Plot, "beam.grid", min_width=BESIDE_MIN_PX)
             bm_files = _downloads(L)
             bm_state = gr.State(None)
             bm_chosen = [bm_out, bm_grid, bm_mean, bm_notice, bm_files]

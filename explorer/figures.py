@@ -47,6 +47,10 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 # therefore also carries its narrow layout (`responsive` below), which the page applies to a plot
 # narrower than NARROW_PX (app.py's PAGE_JS) and takes back when the plot widens again.
 NARROW_PX = 560
+# Side-by-side panels (stacked() below) need more: at 200% zoom on a 1,280 px screen (a 576 px plot) the score
+# functions' five titles ran into each other, the rollout's labels into the panel beside them, the contextual view's
+# two titles into each other. Such a figure stands its panels one under another below this width.
+STACKED_NARROW_PX = 760
 NARROW_MATRIX_PX = 160  # what a matrix gets of a ~330 px plot, less its tick labels and colour bar (measured)
 NARROW_TITLE_FONT = 15
 NARROW_TITLE_PX = 290  # a longer title breaks into two lines there
@@ -299,11 +303,12 @@ def wrap_title(text: str, px: float = NARROW_TITLE_PX, font: int = NARROW_TITLE_
 
 
 def responsive(data: list[dict], layout: dict, narrow_layout: dict, narrow_data: dict | None = None,
-               traces: list[int] | None = None) -> dict:
+               traces: list[int] | None = None, below: int | None = None) -> dict:
     """`layout` with its narrow variant in layout.meta: {"narrow": ..., "wide": ...}, each the arguments of
     one Plotly.update(gd, data, layout, traces) (attribute paths as keys, per-trace lists for `data`). "wide"
     holds the values the figure has now, so a plot that narrows and widens again is the figure as built.
-    Titles get NARROW_TITLE_FONT there without being asked."""
+    Titles get NARROW_TITLE_FONT there without being asked. `below`: the plot width in px under which the page
+    applies the narrow layout, where it is not NARROW_PX (STACKED_NARROW_PX for panels that stack)."""
     title, auto = layout.get("title") or {}, {}
     if title and (_get(title, "font.size") or TITLE_FONT) > NARROW_TITLE_FONT:
         auto["title.font.size"] = NARROW_TITLE_FONT
@@ -324,7 +329,7 @@ def responsive(data: list[dict], layout: dict, narrow_layout: dict, narrow_data:
     wide = {"layout": {k: _get(layout, k) for k in narrow_layout},
             "data": {k: [_get(data[i], k) for i in traces] for k in narrow_data}, "traces": traces}
     narrow = {"layout": narrow_layout, "data": narrow_data, "traces": traces}
-    return dict(layout, meta={"narrow": narrow, "wide": wide})
+    return dict(layout, meta={"narrow": narrow, "wide": wide, **({"below": below} if below else {})})
 
 
 def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, narrow_layout: dict | None = None,
@@ -392,7 +397,7 @@ def stacked(fig: go.Figure, bands: list[float] | None = None, gap: float = 110, 
     traces = sorted(per_trace)
     keys = sorted({k for d in per_trace.values() for k in d})
     tdata = {k: [per_trace[i].get(k) for i in traces] for k in keys}  # None: that trace keeps its own
-    layout = responsive(data, layout, extra, tdata, traces)
+    layout = responsive(data, layout, extra, tdata, traces, STACKED_NARROW_PX if len(panels) > 1 else None)
     return fig.update_layout(meta=layout["meta"])
 
 
@@ -542,7 +547,8 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
         **_narrow_axis_titles("", "2"),
         "annotations[0].x": 0.5, "annotations[1].x": 0.5, "annotations[1].y": f},
         {"colorbar.x": [1.0, None, 1.0], "colorbar.y": [1 - f / 2, None, f / 2], "colorbar.len": [f, None, f],
-         "textfont.size": [None, int(np.clip(small / 2.2, 8, 22)), None]}, traces=[0, 1, 2])
+         "textfont.size": [None, int(np.clip(small / 2.2, 8, 22)), None]}, traces=[0, 1, 2],
+        below=STACKED_NARROW_PX)  # the two panels stack
     return _figure(traces, layout)
 
 
