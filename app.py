@@ -1040,10 +1040,15 @@ PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'e
 # Gradio's default theme, with darker shades where its text failed WCAG AA contrast (4.5:1) on a projector's washed-out
 # colours: white on the orange run buttons 3.6:1 -> 5.2:1, the selected tab's orange text 2.8:1 -> 5.2:1, white on
 # the red Stop button 3.8:1 -> 6.5:1, grey helper text (slider ends, footer) 2.6:1 -> 4.8:1.
+# In dark mode (Gradio follows the system's) the buttons take the same darker fills; the selected tab's text is set
+# in CSS below (the theme's accent has one value for both modes, and orange 700 is 3.7:1 on the dark page).
 THEME = gr.themes.Default().set(
     button_primary_background_fill="*primary_700", button_primary_background_fill_hover="*primary_800",
-    color_accent="*primary_700", button_cancel_background_fill="#b91c1c", button_cancel_background_fill_hover="#991b1b",
+    button_primary_background_fill_dark="*primary_700", button_primary_background_fill_hover_dark="*primary_800",
+    button_cancel_background_fill="#b91c1c", button_cancel_background_fill_hover="#991b1b",
+    button_cancel_background_fill_dark="#b91c1c", button_cancel_background_fill_hover_dark="#991b1b",
     body_text_color_subdued="*neutral_500")
+SELECTED_TAB = ("#c2410c", "#f97316")  # light, dark: 5.2:1 on white, 6.8:1 on the dark page
 # Focus: Gradio draws none on radios and sliders, and a 1.8:1 ring on text boxes; a keyboard user needs to see it.
 # Downloads: Gradio gives each listed file a "Remove this file" button even in a read-only box, and Enter on it (a
 # keyboard user's Tab lands there) took the file off the list.
@@ -1051,6 +1056,9 @@ CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
 .gradio-container :is(input, textarea, select):focus-visible { outline: 3px solid #1d4ed8 !important;
                                                               outline-offset: 2px; }
+.dark .gradio-container :is(input, textarea, select):focus-visible { outline-color: #93c5fd !important; }
+.gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
+.dark .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .ae-downloads .label-clear-button { display: none; }
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
@@ -1064,7 +1072,7 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
   label[data-testid="block-label"].float { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
                                            max-width: 55%%; }
 }
-""" % i18n.t("app.warning_head", "ko")
+""" % (SELECTED_TAB + (i18n.t("app.warning_head", "ko"),))
 # Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright; STACKED_NARROW_PX for
 # side-by-side panels, the figure's meta.below) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
@@ -1087,15 +1095,20 @@ PAGE_JS = """() => {
     P.update(gd, u.data, Object.assign({autosize: true, width: null}, u.layout), u.traces);
   };
   const beside = %s;  // a heatmap of square cells: its colour bar beside the map (figures.COLORBAR_BESIDE_JS)
-  // a screen reader met an unnamed SVG and bare tick labels: the plot is one image named by its title (its numbers
-  // are in the tab's tables and CSV downloads)
+  // a screen reader met an unnamed SVG and bare tick labels: the plot is a figure named by its title, or by its
+  // box's label where the figure has none (a title that is only the "▁" note is no name); its numbers are in the
+  // tab's tables and CSV downloads. role=figure, not img: an image's toolbar buttons would be hidden from it.
   const name = gd => {
-    const t = gd.layout && gd.layout.title, text = t && (typeof t === 'string' ? t : t.text);
-    if (!text) return;
+    const t = gd.layout && gd.layout.title;
+    const own = typeof t === 'string' ? t : t && t.yref !== 'container' && (t.text || '');
+    const box = gd.closest('.block'), label = box && box.querySelector('[data-testid="block-label"]');
     // DOMParser: markup read as text only (an element's innerHTML would load an <img> it names)
-    const doc = new DOMParser().parseFromString(String(text).replace(/<br\s*\/?>/gi, ' '), 'text/html');
-    gd.setAttribute('role', 'img');
-    gd.setAttribute('aria-label', doc.body.textContent.replace(/\s+/g, ' ').trim());
+    const text = own ? new DOMParser().parseFromString(String(own).replace(/<br\s*\/?>/gi, ' '), 'text/html')
+      .body.textContent : (label ? label.textContent : '');
+    const clean = text.replace(/\s+/g, ' ').trim();
+    if (!clean) { gd.removeAttribute('role'); gd.removeAttribute('aria-label'); return; }
+    gd.setAttribute('role', 'figure');
+    gd.setAttribute('aria-label', clean);
   };
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;

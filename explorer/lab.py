@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer.inference import (ASSETS, Notice, Registry, UserError, check_int, clean_text, encode_bert,
-                                encode_source, registry, translate)
+from explorer.inference import (ASSETS, Notice, Registry, UserError, _bert_texts, check_int, clean_text,
+                                encode_bert, encode_source, registry, translate)
 from explorer import i18n
 from explorer.lab_figures import bucket_start
 from models.attention import scaled_dot_product
@@ -83,10 +83,11 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
 
 def _source_encoding(ckpt, text: str):
     """A translation model's source exactly as inference.translate reads it: (the text it reads, the
-    tokenizer's Encoding of that text (for offsets), the number of ids kept, src = ids + </s> as (1, S))."""
-    text, enc, ids, _ = encode_source(ckpt, text)
+    tokenizer's Encoding of that text (for offsets), the number of ids kept, src = ids + </s> as (1, S), the
+    notices: special tokens typed in and dropped, a source cut)."""
+    text, enc, ids, notices = encode_source(ckpt, text)
     src = torch.tensor([ids + [special_ids(ckpt.tokenizer)["eos"]]])  # (1, S)
-    return text, enc, len(ids), src
+    return text, enc, len(ids), src, notices
 
 
 # ----------------------------------------------------------------------------- 1. score functions
@@ -318,7 +319,7 @@ def positional(max_len: int = 64, d_model: int = 128, text: str | None = None, n
         reg = reg or registry()
         ckpt = reg.get(name, "transformer")
         model, c = ckpt.model, ckpt.config
-        _, _, _, src = _source_encoding(ckpt, text)
+        _, _, _, src, _ = _source_encoding(ckpt, text)  # (the positional view shows no notices)
         emb = (model.src_emb(src)[0] * math.sqrt(c.d_model)).double()  # (T, d_model), sec. 3.4
         table = model.pe[: src.size(1)].double()  # (T, d_model)
         total = emb + table
@@ -427,8 +428,9 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
         source = "BERT last layer"
         for s in sentences:
             r = encode_bert(s, name=name, reg=reg)
-            enc = tok.encode(s)  # encode_bert's own call, for the character offsets
-            pos, more = _word_positions(word, s, enc.offsets, len(r.tokens) - 1)  # never the final [SEP]
+            read = _bert_texts(tok, special_ids(tok), s, None, [])[0]  # what encode_bert read: no typed [SEP]
+            enc = tok.encode(read)  # encode_bert's own call, for the character offsets
+            pos, more = _word_positions(word, read, enc.offsets, len(r.tokens) - 1)  # never the final [SEP]
             if [enc.tokens[i] for i in pos] != [r.tokens[i] for i in pos]:
                 raise RuntimeError("contextual_similarity's tokenisation drifted from encode_bert's")
             if unk is not None and any(enc.ids[i] == unk for i in pos):
@@ -436,7 +438,7 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
                                 name=name, unk="[UNK]")
             tokens.append(r.tokens), positions.append(pos)
             vectors.append(r.hidden[pos].mean(0)), static.append(r.static[pos].mean(0))
-            notices += more
+            notices += r.notices + more
     else:
         source = "Transformer encoder output"
         if not vocab_tokens:
@@ -445,8 +447,9 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
                             "word_no_token", word=word, name=name, n=tok.get_vocab_size())
         model = ckpt.model
         for s in sentences:
-            read, enc, n, src = _source_encoding(ckpt, s)
+            read, enc, n, src, typed = _source_encoding(ckpt, s)
             pos, more = _word_positions(word, read, enc.offsets, n)
+            notices += typed
             if unk is not None and any(enc.ids[i] == unk for i in pos):
                 raise UserError(f"'{word}' is unknown to {name}'s vocabulary (<unk>).", "word_unknown", word=word,
                                 name=name, unk="<unk>")
@@ -457,6 +460,7 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
             static.append(model.src_emb(ids).mean(0).double().numpy())
             notices += more
     vectors, static = np.stack(vectors).astype(np.float64), np.stack(static).astype(np.float64)
+    notices = list(dict.fromkeys(notices))  # one "[SEP] removed" for all the sentences that had one
     return ContextualResult(name, source, word, sentences, tokens, positions, vectors, static,
                             cosine_matrix(vectors), cosine_matrix(static), np.diag(cosine_matrix(vectors, static)),
                             vocab_tokens, notices)

@@ -393,20 +393,26 @@ def _luminance(rgb: str) -> float:
     return float(c @ [0.2126, 0.7152, 0.0722])
 
 
-def cell_numbers(z, colorscale, zmin: float, zmax: float) -> list[go.Scatter]:
+def ink(values, colorscale, zmin: float, zmax: float) -> np.ndarray:
+    """Black or white for text on each value's colour in `colorscale`, whichever contrasts more (WCAG)."""
+    from plotly.colors import sample_colorscale
+    where = np.clip((np.asarray(values, dtype=np.float64).ravel() - zmin) / (zmax - zmin), 0, 1)
+    lum = np.array([_luminance(c) for c in sample_colorscale([list(p) for p in colorscale], list(where))])
+    return np.where((lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05), "black", "white")
+
+
+def cell_numbers(z, colorscale, zmin: float, zmax: float, size: int = BASE_FONT) -> list[go.Scatter]:
     """Each cell's number (3 decimals) in black or white, whichever contrasts more with the cell's colour: as two
     text traces (plotly's own heatmap text takes one colour, and its automatic one gave 3.4:1 on mid blues)."""
-    from plotly.colors import sample_colorscale
     z = np.asarray(z, dtype=np.float64)
     rows, cols = np.indices(z.shape)
-    where = np.clip((z - zmin) / (zmax - zmin), 0, 1).ravel()
-    lum = np.array([_luminance(c) for c in sample_colorscale([list(p) for p in colorscale], list(where))])
-    dark = (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05)  # black reads better than white on this cell
+    colours = ink(z, colorscale, zmin, zmax)
     out = []
-    for pick, colour in ((dark, "black"), (~dark, "white")):
+    for colour in ("black", "white"):
+        pick = colours == colour
         if pick.any():
             out.append(go.Scatter(x=cols.ravel()[pick], y=rows.ravel()[pick], mode="text",
-                                  text=[f"{v:.3f}" for v in z.ravel()[pick]], textfont={"color": colour},
+                                  text=[f"{v:.3f}" for v in z.ravel()[pick]], textfont={"color": colour, "size": size},
                                   hoverinfo="skip", showlegend=False))
     return out
 
@@ -425,14 +431,18 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
                       customdata=[[[i + 1, j + 1] for j in range(len(numbered))] for i in range(len(numbered))],
                       hovertemplate="%{customdata[0]} vs %{customdata[1]}: %{z:.3f}<extra></extra>")
     fig.add_trace(heat, 1, 1)
-    for t in cell_numbers(sim, heat.colorscale, -1.0, 1.0):
+    n = max(len(numbered), 1)
+    # "0.546" is ~2.8 font sizes wide: it fits a cell of the ~500 px wide map, and of the ~300 px a phone gives it
+    numbers_on = cell_numbers(sim, heat.colorscale, -1.0, 1.0, size=int(np.clip(150 / n, 8, BASE_FONT)))
+    for t in numbers_on:
         fig.add_trace(t, 1, 1)
     # the bars take their colours from the heatmap's scale and range, so the one colour bar reads for both
     # (plotly's default red for +0.38 said "negative" on that bar)
     fig.add_trace(go.Bar(x=st, y=list(range(len(numbered))), orientation="h", showlegend=False,
                          marker={"color": st, "colorscale": "RdBu", "cmin": -1, "cmax": 1, "showscale": False,
                                  "line": {"width": 0.5, "color": "#333"}},
-                         text=np.round(st, 3), textposition="auto"), 1, 2)
+                         text=np.round(st, 3), textposition="auto", outsidetextfont={"color": "#111111"},
+                         insidetextfont={"color": [str(c) for c in ink(st, heat.colorscale, -1.0, 1.0)]}), 1, 2)
     ticks = {"tickmode": "array", "tickvals": list(range(len(numbered))), "ticktext": numbered}
     fig.update_yaxes(**ticks, autorange="reversed", row=1, col=1)
     fig.update_yaxes(**ticks, autorange="reversed", showticklabels=False, row=1, col=2)
@@ -442,9 +452,10 @@ def contextual_figure(sentences, word: str, similarity, to_static, source: str =
     fig.update_layout(height=380, title=_title(source, [], w) if source else None, font={"size": BASE_FONT})
     # a phone: the bars go under the map, and both name the sentences by number, as its x axis does (the table
     # under the figure has them in full): the phone's width went to the sentences
-    n = max(len(numbered), 1)
+    small = int(np.clip(90 / n, 7, BASE_FONT))
     return stacked(fig, [max(160.0, 45.0 * n), max(120.0, 30.0 * n)], gap=90,
-                   narrow_layout={"yaxis.ticktext": numbers, "yaxis2.ticktext": numbers, "yaxis2.showticklabels": True})
+                   narrow_layout={"yaxis.ticktext": numbers, "yaxis2.ticktext": numbers, "yaxis2.showticklabels": True},
+                   narrow_data=({"textfont.size": [small] * len(numbers_on)}, list(range(1, 1 + len(numbers_on)))))
 
 
 # ----------------------------------------------------------------------------- 6. query / key

@@ -53,11 +53,13 @@ def test_space_front_matter_matches_what_the_tests_run():
 
 
 def test_theme_text_reads_at_wcag_aa_contrast():
-    """White on the run buttons was 3.6:1 (orange 500) and the selected tab's orange text 2.8:1 on white."""
+    """White on the run buttons was 3.6:1 (orange 500) and the selected tab's orange text 2.8:1 on white; in dark
+    mode (Gradio follows the system's) the same pairs, against the dark page."""
     t = app.THEME
 
-    def colour(v: str) -> str:
-        v = getattr(t, v[1:]) if v.startswith("*") else v
+    def colour(v: str, dark: bool) -> str:
+        while v.startswith("*"):  # a theme reference: in dark mode the referenced variable's dark value
+            v = getattr(t, v[1:] + ("_dark" if dark and hasattr(t, v[1:] + "_dark") else ""))
         return {"white": "#ffffff"}.get(v, v)
 
     def luminance(hex_: str) -> float:
@@ -65,15 +67,23 @@ def test_theme_text_reads_at_wcag_aa_contrast():
         c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
         return float(c @ [0.2126, 0.7152, 0.0722])
 
-    def contrast(a: str, b: str) -> float:
-        la, lb = sorted((luminance(colour(a)), luminance(colour(b))))
+    def contrast(a: str, b: str, dark: bool) -> float:
+        la, lb = sorted((luminance(colour(a, dark)), luminance(colour(b, dark))))
         return (lb + 0.05) / (la + 0.05)
 
-    pairs = [(t.button_primary_text_color, t.button_primary_background_fill),
-             (t.button_primary_text_color, t.button_primary_background_fill_hover),
-             (t.button_cancel_text_color, t.button_cancel_background_fill),
-             (t.color_accent, t.background_fill_primary), (t.body_text_color_subdued, t.background_fill_primary)]
-    assert all(contrast(a, b) >= 4.5 for a, b in pairs), [(a, b, round(contrast(a, b), 2)) for a, b in pairs]
+    for dark, d in ((False, ""), (True, "_dark")):
+        v = {k: getattr(t, k + d) for k in ("button_primary_text_color", "button_primary_background_fill",
+                                            "button_primary_background_fill_hover", "button_cancel_text_color",
+                                            "button_cancel_background_fill", "background_fill_primary",
+                                            "body_text_color_subdued")}
+        pairs = [(v["button_primary_text_color"], v["button_primary_background_fill"]),
+                 (v["button_primary_text_color"], v["button_primary_background_fill_hover"]),
+                 (v["button_cancel_text_color"], v["button_cancel_background_fill"]),
+                 (app.SELECTED_TAB[dark], v["background_fill_primary"]),
+                 (v["body_text_color_subdued"], v["background_fill_primary"])]
+        low = [(a, b, round(contrast(a, b, dark), 2)) for a, b in pairs if contrast(a, b, dark) < 4.5]
+        assert not low, (d, low)
+    assert all(c in app.CSS for c in app.SELECTED_TAB)
 
 
 def test_demo_builds_with_named_endpoints():

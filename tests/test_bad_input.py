@@ -503,6 +503,7 @@ APP_VIEWS = {  # the UI's handlers: slower (figures + downloads), so fewer cases
     "seq2seq_view": lambda app, t: (app.seq2seq_view, t, "seq2seq-dot", 2),
     "transformer_view": lambda app, t: (app.transformer_view, t, "transformer-en-fr", 1, 2, 2),
     "bert_fill_view": lambda app, t: (app.bert_fill_view, masked(t), t, 5, 1, 1),
+    "bert_model_view nsp": lambda app, t: (app.bert_model_view, "nsp", "bert", t, t, 5, 1, 1),
     "bert_model_view encode": lambda app, t: (app.bert_model_view, "encode", "bert", t, "", 5, 1, 1),
 }
 VIEW_CASES = ("empty", "control and nul", "lone surrogate", "xss script", "10,000 chars")

@@ -791,6 +791,15 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         assert drawn.json_value(), figs  # and each fills its element again (it stayed at the phone's width)
         assert next(f for f in figs if f["title"].startswith("Decoder masked scores"))["xdomain"] == [0, 0.42]
 
+        # 200% zoom on a 1,280 px screen (576 px plots): the side-by-side panels stack (below 760 px), one map and
+        # the head grid keep the desktop layout (below 560 px only)
+        ui.page.set_viewport_size({"width": 640, "height": 900})
+        masked = _fitted(ui, "narrow", 1, "Decoder masked scores")[0]
+        assert 560 < masked["width"] < 760 and masked["xdomain"] == [0, 1] and masked["titleInside"], masked
+        one = _fitted(ui, "wide", 1, "Decoder masked self-attention: layer 1")[0]
+        assert 560 < one["width"] < 760, one
+        ui.page.set_viewport_size(VIEWPORT)
+
         # a table wider than the phone shades the side where its columns are out of sight
         ui.page.set_viewport_size(PHONE)
         expect(ui.page.get_by_role("tab", name="Models", exact=True)).to_be_hidden()  # gone behind "⋯" again

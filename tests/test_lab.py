@@ -358,6 +358,12 @@ def test_contextual_bars_take_the_colour_bar_they_share():
             ink = 1.0 if t.textfont.color == "white" else 0.0
             assert (max(lum, ink) + 0.05) / (min(lum, ink) + 0.05) >= 4.5, (sim[y, x], t.textfont.color)
     assert shown == {(i, j): f"{sim[i, j]:.3f}" for i in range(3) for j in range(3)}
+    # the bars' numbers too, where they sit inside a bar (outside: near-black on the white plot)
+    for value, colour in zip(st, bar.insidetextfont.color):
+        lum = figs._luminance(sample_colorscale(scale, [(value + 1) / 2])[0])
+        ink = 1.0 if colour == "white" else 0.0
+        assert (max(lum, ink) + 0.05) / (min(lum, ink) + 0.05) >= 4.5, (value, colour)
+    assert bar.outsidetextfont.color == "#111111"
 
 
 def test_lab_figures_read_on_a_projector():
@@ -473,6 +479,11 @@ def test_positional_sentence_is_what_the_encoder_reads(reg):
     assert lab.positional(40, 64, text=typed, reg=reg).sentence.tokens == s.tokens
     r = lab.contextual_similarity("student", [typed, "The student reads."], name="transformer-en-fr", reg=reg)
     assert r.tokens[0] == s.tokens and r.tokens[0][r.positions[0][0]] == "▁student"
+    assert [n.key for n in r.notices] == ["specials_dropped"]  # said, as translate says it
+    # BERT's sentences too (a typed [SEP] raised "tokenisation drifted"), one notice for both
+    r = lab.contextual_similarity("bank", ["I sat [SEP] on the bank.", "The bank [SEP] rose."], reg=reg)
+    assert [t[p[0]] for t, p in zip(r.tokens, r.positions)] == ["bank", "bank"] and "[SEP]" not in r.tokens[0][1:-1]
+    assert [n.key for n in r.notices] == ["specials_dropped"]
 
 
 @have_assets
