@@ -257,7 +257,7 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     # the downloads hold every step (the whole alignment, unmarked), so they stay true when the step slider moves
-    files = write_downloads(r.model, r, tables, {"alignment": fg.without_row_outline(alignment)})
+    files = write_downloads(r.model, r, tables, {"alignment": fg.without_row_outline(alignment)}, lang)
     return Seq2SeqView(r.translation, _seq2seq_notice(r, lang), alignment, bars, step_text, files, r,
                        len(r.target_tokens))
 
@@ -344,7 +344,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
         figs["dec_scores"] = fg.masked_scores(s[l, h], p[l, h], toks, toks,
                                               i18n.t("tr.scores_title", lang, l=l + 1, h=h + 1), labels=words)
         tables[f"dec_self_scores-L{l + 1}H{h + 1}"] = matrix_table(s[l, h], toks, toks)
-    files = write_downloads(r.model, r, tables, figs)
+    files = write_downloads(r.model, r, tables, figs, lang)
     return TransformerHeads(figs["enc_self_grid"], figs["enc_self_head"], figs["dec_self_grid"],
                             figs["dec_self_head"], figs["dec_scores"], figs["cross_grid"], figs["cross_head"], files)
 
@@ -476,7 +476,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
     tables = {"tokens": tokens, f"enc_self-L{l + 1}H{h + 1}": matrix_table(a[l, h], r.tokens, r.tokens)}
     if len(masks):
         tables["fill_mask"] = masks
-    files = write_downloads("bert", r, tables, figs)
+    files = write_downloads("bert", r, tables, figs, lang)
     return BertView(tokens, notices_md(r.notices, lang=lang), masks, figs["topk"], figs["nsp"], nsp_text, figs["grid"],
                     figs["head"], files, r, *a.shape[:2])
 

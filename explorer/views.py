@@ -42,7 +42,7 @@ from explorer import lab_figures as lf
 from explorer import live
 from explorer import live_figures as lvf
 from explorer import snapshots as snap
-from explorer.i18n import figure_labels, lab_labels, live_labels, localized, notice_text, t
+from explorer.i18n import figure_labels, lab_labels, lang_code, live_labels, localized, notice_text, t
 from explorer.inference import TranslationResult, UserError
 
 BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]  # the tables' headers, also shown before a run
@@ -90,13 +90,15 @@ _BESIDE_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + f
                   "gd.on('plotly_afterplot', function () { beside(gd); }); beside(gd);")
 
 
-def figures_html(title: str, figs: dict[str, go.Figure]) -> str:
-    """Every figure of a tab in one page that works offline (plotly.js inlined once). A heatmap's colour bar stands
-    beside its map after each draw, as on the page (figures.COLORBAR_BESIDE_JS)."""
+def figures_html(title: str, figs: dict[str, go.Figure], lang: str = "en") -> str:
+    """Every figure of a tab in one page that works offline (plotly.js inlined once), in `lang` (the page's
+    <html lang>, for screen readers and fonts). A heatmap's colour bar stands beside its map after each draw, as on
+    the page (figures.COLORBAR_BESIDE_JS)."""
     parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False,
                                                            post_script=_BESIDE_SCRIPT)
              for name, fig in figs.items()]
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    return (f"<!DOCTYPE html><html lang='{lang_code(lang)}'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title>"
             f"{_plotly_js()}</head><body>{''.join(parts)}</body></html>")
 
 
@@ -125,9 +127,9 @@ def jsonable(obj):
 
 
 def write_downloads(stem: str, record, tables: dict[str, pd.DataFrame],
-                    figs: dict[str, go.Figure] | None = None) -> list[str]:
+                    figs: dict[str, go.Figure] | None = None, lang: str = "en") -> list[str]:
     """record.json + one CSV per shown matrix/table (+ one offline HTML of the figures when
-    `figs` is given); returns the paths. Files live an hour."""
+    `figs` is given, in the figures' language `lang`); returns the paths. Files live an hour."""
     DOWNLOADS.mkdir(exist_ok=True)
     now = time.time()
     for old in DOWNLOADS.iterdir():  # downloads are per request; keep an hour of them
@@ -143,7 +145,7 @@ def write_downloads(stem: str, record, tables: dict[str, pd.DataFrame],
         table.to_csv(paths[-1], encoding="utf-8")
     if figs:
         paths.append(folder / f"{stem}-figures.html")
-        paths[-1].write_text(figures_html(stem, figs), encoding="utf-8")
+        paths[-1].write_text(figures_html(stem, figs, lang), encoding="utf-8")
     return [str(p) for p in paths]
 
 

@@ -216,6 +216,10 @@ def test_downloads_hold_the_same_numbers():
     page = files["transformer-en-fr-figures.html"].read_text(encoding="utf-8")
     assert not re.search(r"<script[^>]*\bsrc=", page) and len(page) > 1_000_000  # plotly.js inlined: offline
     assert page.count('class="plotly-graph-div"') == 7
+    assert page.startswith("<!DOCTYPE html><html lang='en'>")
+    ko = app.transformer_heads(v.record, 1, 2, "ko")  # the page's language is the figures' (screen readers, fonts)
+    page = next(Path(f) for f in ko.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html><html lang='ko'>") and "디코더" in page
 
 
 @needs
