@@ -59,12 +59,6 @@ ROW_OUTLINE = "row outline"  # the name of the shape heatmap(highlight_row=) dra
 # Outlines (a query row, the selected head) are black: the red they were had a luminance contrast of 1.02:1 with the
 # mid blues of the maps, seen by hue alone (and not in deuteranopia, nor on a washed-out projector).
 OUTLINE = "#111111"
-
-
-def _outline(width: float, **rect) -> list[dict]:
-    """A rectangle outlined black over a white halo: it stands out on every colour of every scale."""
-    return [dict(rect, type="rect", line=dict(color="white", width=width + 3)),
-            dict(rect, type="rect", line=dict(color=OUTLINE, width=width))]
 # Bars with their number printed inside: white on plotly's first colour (#636efa) was 4.1:1, on this indigo 7.9:1.
 BAR_COLOUR = "#4338ca"
 # A heatmap of square cells (heatmap() below: meta.colorbarBeside) gives up width at its right, and plotly
@@ -234,6 +228,12 @@ def colorbar(title: str = "", **kw) -> dict:
     if title:
         bar["title"] = dict(text=_esc(title), side="right")
     return bar
+
+
+def _outline(width: float, **rect) -> list[dict]:
+    """A rectangle outlined black over a white halo: it stands out on every colour of every scale."""
+    return [dict(rect, type="rect", line=dict(color="white", width=width + 3)),
+            dict(rect, type="rect", line=dict(color=OUTLINE, width=width))]
 
 
 def _dividers(breaks_x, breaks_y, n_x, n_y, xref="x", yref="y") -> list[dict]:

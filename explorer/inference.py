@@ -392,7 +392,7 @@ def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
     return ids, segs
 
 
-def _bert_texts(tok, sp: dict, a: str, b: str | None, notices: list[str]) -> tuple[str, str | None]:
+def bert_texts(tok, sp: dict, a: str, b: str | None, notices: list[str]) -> tuple[str, str | None]:
     """Sentences A and B without typed [CLS]/[SEP]/[PAD]/[UNK] ([MASK] stays: it is the question)."""
     typed = [tok.id_to_token(i) for k, i in sp.items() if k != "mask"]
     a, more = drop_typed_specials(a, typed, "first sentence" if b is not None else "sentence")
@@ -407,7 +407,7 @@ def _bert_ids(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tu
     """The ids and segments BERT reads for cleaned sentences A and B (typed specials dropped, cut to its
     length), its special ids, and the notices about them; no model runs."""
     sp = special_ids(ckpt.tokenizer)
-    a, b = _bert_texts(ckpt.tokenizer, sp, a, b, notices)
+    a, b = bert_texts(ckpt.tokenizer, sp, a, b, notices)
     ids, segs = _encode_bert(ckpt, a, b, notices)
     # a BERT trained here read English corpora (metrics.json's data); one brought from the Hub may read any language
     reading = "en" if (ckpt.metrics or {}).get("arch") == "bert" and "data" in ckpt.metrics else ""

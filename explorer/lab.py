@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer.inference import (ASSETS, Notice, Registry, UserError, _bert_texts, check_int, clean_text,
+from explorer.inference import (ASSETS, Notice, Registry, UserError, bert_texts, check_int, clean_text,
                                 encode_bert, encode_source, registry, translate)
 from explorer import i18n
 from explorer.lab_figures import bucket_start
@@ -428,7 +428,7 @@ def contextual_similarity(word: str, sentences=None, name: str | None = None,
         source = "BERT last layer"
         for s in sentences:
             r = encode_bert(s, name=name, reg=reg)
-            read = _bert_texts(tok, special_ids(tok), s, None, [])[0]  # what encode_bert read: no typed [SEP]
+            read = bert_texts(tok, special_ids(tok), s, None, [])[0]  # what encode_bert read: no typed [SEP]
             enc = tok.encode(read)  # encode_bert's own call, for the character offsets
             pos, more = _word_positions(word, read, enc.offsets, len(r.tokens) - 1)  # never the final [SEP]
             if [enc.tokens[i] for i in pos] != [r.tokens[i] for i in pos]:

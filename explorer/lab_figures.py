@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from explorer.figures import (BASE_FONT, NARROW_MATRIX_PX, TITLE_FONT, WORD_START, colorbar, slant_room, stacked,
@@ -395,7 +396,6 @@ def _luminance(rgb: str) -> float:
 
 def ink(values, colorscale, zmin: float, zmax: float) -> np.ndarray:
     """Black or white for text on each value's colour in `colorscale`, whichever contrasts more (WCAG)."""
-    from plotly.colors import sample_colorscale
     where = np.clip((np.asarray(values, dtype=np.float64).ravel() - zmin) / (zmax - zmin), 0, 1)
     lum = np.array([_luminance(c) for c in sample_colorscale([list(p) for p in colorscale], list(where))])
     return np.where((lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05), "black", "white")
