@@ -1060,6 +1060,8 @@ CSS = """
 .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .dark .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .ae-downloads .label-clear-button { display: none; }
+div.ae-values { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+                overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%%); white-space: nowrap; }
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
 html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-lg); }
@@ -1096,8 +1098,9 @@ PAGE_JS = """() => {
   };
   const beside = %s;  // a heatmap of square cells: its colour bar beside the map (figures.COLORBAR_BESIDE_JS)
   // a screen reader met an unnamed SVG and bare tick labels: the plot is a figure named by its title, or by its
-  // box's label where the figure has none (a title that is only the "▁" note is no name); its numbers are in the
-  // tab's tables and CSV downloads. role=figure, not img: an image's toolbar buttons would be hidden from it.
+  // box's label where the figure has none (a title that is only the "▁" note is no name); a heatmap's numbers are
+  // in the table after it (values, below), the others' in the tab's tables and CSV downloads. role=figure, not
+  // img: an image's toolbar buttons would be hidden from it.
   const name = gd => {
     const t = gd.layout && gd.layout.title;
     const own = typeof t === 'string' ? t : t && t.yref !== 'container' && (t.text || '');
@@ -1110,13 +1113,54 @@ PAGE_JS = """() => {
     gd.setAttribute('role', 'figure');
     gd.setAttribute('aria-label', clean);
   };
+  // a heatmap's values as a table that only screen readers see, after its plot (figures.value_table: the trace's
+  // meta.table names rows and columns; the numbers are the trace's own z, which plotly.js has decoded). Built
+  // again only for new data; a table whose plot has left the page goes with it (look, below).
+  const values = gd => {
+    if (gd._aeValuesOf === gd.data) return;
+    gd._aeValuesOf = gd.data;
+    (gd._aeValues || []).forEach(t => t.remove());
+    gd._aeValues = [];
+    let after = gd;
+    (gd.data || []).forEach((trace, i) => {
+      const spec = trace.meta && trace.meta.table;
+      const full = (gd._fullData || []).find(f => f.index === i);
+      const z = full && full.z;
+      if (!spec || !z || !spec.rows || !spec.cols) return;
+      const table = document.createElement('table'), cell = (tag, text, scope) => {
+        const c = document.createElement(tag);
+        c.textContent = text;
+        if (scope) c.scope = scope;
+        return c;
+      };
+      const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
+      box.className = 'ae-values';
+      box._aeOwner = gd;
+      box.append(table);
+      table.createCaption().textContent = spec.caption;
+      const head = table.createTHead().insertRow();
+      head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
+      const body = table.createTBody();
+      spec.rows.forEach((r, y) => {
+        const row = body.insertRow();
+        row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => {
+          const v = z[y] ? z[y][x] : null;
+          return cell('td', v === null || v === undefined || Number.isNaN(v) ? spec.empty : v.toFixed(spec.digits));
+        }));
+      });
+      after.insertAdjacentElement('afterend', box);
+      after = box;
+      gd._aeValues.push(box);
+    });
+  };
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
-    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); });
+    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); values(gd); });
     fit(gd);
     beside(gd);
     name(gd);
+    values(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
   const more = v => {
@@ -1134,7 +1178,11 @@ PAGE_JS = """() => {
     }
     more(v);
   };
-  const look = () => { all(hook); document.querySelectorAll('.virtual-table-viewport').forEach(table); };
+  const look = () => {
+    all(hook);
+    document.querySelectorAll('.virtual-table-viewport').forEach(table);
+    document.querySelectorAll('div.ae-values').forEach(t => { if (!t._aeOwner.isConnected) t.remove(); });
+  };
   let queued = false;  // one look per frame, however many nodes a redraw adds
   new MutationObserver(() => {
     if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; look(); }); }

@@ -18,7 +18,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from explorer.figures import (BASE_FONT, NARROW_MATRIX_PX, TITLE_FONT, WORD_START, colorbar, slant_room, stacked,
-                               tick_font, whole_dtick, x_angle)
+                               tick_font, value_table, whole_dtick, x_angle)
 
 BLUES = "Blues"
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
@@ -130,16 +130,18 @@ def _title(text, tokens, w: dict) -> dict:
     return title
 
 
-def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None):
+def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None,
+          caption: str = ""):
     """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I").
-    With `coloraxis` its colours come from that shared layout axis (zmin, zmax, colorscale unused)."""
+    With `coloraxis` its colours come from that shared layout axis (zmin, zmax, colorscale unused). `caption`
+    (plain text) names its values' table for screen readers (figures.value_table)."""
     z = np.asarray(z, dtype=np.float64)
     hover = [[f"#{i} {_esc(y_tokens[i])} → #{j} {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
              for i in range(z.shape[0])]
     colours = ({"coloraxis": coloraxis} if coloraxis else
                {"zmin": zmin, "zmax": zmax, "colorscale": colorscale, "showscale": showscale})
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), hovertext=hover, hoverinfo="text",
-                      name=name, **colours)
+                      name=name, meta=value_table(caption, y_tokens, x_tokens), **colours)
 
 
 def _empty(message: str) -> go.Figure:
@@ -189,7 +191,8 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
             fig.update_xaxes(**bare, row=1, col=i)
             fig.update_yaxes(**bare, row=1, col=i)
             continue
-        heat = _heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name")))
+        heat = _heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name")),
+                     caption=_field(r, "name"))
         heat.colorbar = colorbar(len=0.5, y=1.0, yanchor="top")  # beside the maps, not the entropy plot
         fig.add_trace(heat, 1, i)
         first_scale = False
@@ -301,8 +304,8 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
                         horizontal_spacing=0.12)
     a, r = np.asarray(attention, dtype=np.float64), np.asarray(rollout, dtype=np.float64)
     top = max(float(a.max(initial=0.0)), float(r.max(initial=0.0))) or 1.0
-    fig.add_trace(_heat(a, tokens, tokens, coloraxis="coloraxis"), 1, 1)
-    fig.add_trace(_heat(r, tokens, tokens, coloraxis="coloraxis"), 1, 2)
+    fig.add_trace(_heat(a, tokens, tokens, coloraxis="coloraxis", caption=left_title), 1, 1)
+    fig.add_trace(_heat(r, tokens, tokens, coloraxis="coloraxis", caption=right_title), 1, 2)
     n = max(len(tokens), 1)
     height = int(np.clip(240 + 22 * n, 520, 900))  # a long sentence's rows stay tall enough for their tokens
     px_x, px_y = 440 / n, (height - 240) / n  # a column (a panel is ~0.44 of a ~1000 px plot) and a row
@@ -325,7 +328,10 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
     hover = [[_esc(w["entropy_hover"].format(l=i + 1, h=j + 1, v=mean[i, j])) for j in range(H)] for i in range(L)]
     fig = go.Figure(go.Heatmap(z=mean, x=list(range(1, H + 1)), y=list(range(1, L + 1)), colorscale="Viridis", zmin=0,
                                zmax=math.log(n_keys) if n_keys else None, hovertext=hover, hoverinfo="text",
-                               colorbar=colorbar(w["nats"])))
+                               colorbar=colorbar(w["nats"]),
+                               meta=value_table(f"{w['entropy_per_head']} ({w['nats']})",
+                                                [f"{w['layer']} {i + 1}" for i in range(L)],
+                                                [f"{w['head']} {j + 1}" for j in range(H)], numbered=False)))
     fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
@@ -360,8 +366,9 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     w = _words(labels)
     fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.11,
                         subplot_titles=[_esc(w[k]) for k in ("cos_before", "cos_after", "norms")])
-    fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False), 1, 1)
-    after = _heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu")
+    fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False,
+                        caption=w["cos_before"]), 1, 1)
+    after = _heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu", caption=w["cos_after"])
     # its colour bar beside the two maps it reads for (past the norms' bars, it seemed to be theirs)
     after.colorbar = colorbar(x=fig.layout.xaxis2.domain[1] + 0.008, len=0.9)
     fig.add_trace(after, 1, 2)

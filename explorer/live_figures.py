@@ -13,7 +13,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked, whole_dtick
+from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked, value_table, whole_dtick
 
 COLORSCALE = "Blues"
 
@@ -38,7 +38,7 @@ def _words(words) -> dict:
 def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str = "",
                       words: dict | None = None) -> go.Figure:
     """Heatmap of attention attn (T, S): row t = target token t, column s = source token s."""
-    w = _words(words)
+    w, raw = _words(words), {**LABELS, **(words or {})}  # raw: the screen readers' table is text, not markup
     attn = np.asarray(attn, dtype=float)
     if attn.ndim != 2 or attn.shape != (len(target_tokens), len(source_tokens)):
         raise ValueError(f"attention of shape {attn.shape} does not fit {len(target_tokens)} target and "
@@ -50,6 +50,8 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
     fig = go.Figure(go.Heatmap(
         z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
         customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
+        meta=value_table(title or raw["weight"], target_tokens, source_tokens, f"{raw['target']} \\ {raw['source']}",
+                         digits=3),
         colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12)))  # on top it sat on the "1"
     head = dict(text=html.escape(title))
     if any(WORD_START in str(t) for t in (*source_tokens, *target_tokens)):  # say once what "▁" means

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import drawn_json
 from explorer import inference as inf
 from explorer.cli import main as cli_main
 from explorer.inference import BertResult, TranslationResult, UserError
@@ -436,7 +437,7 @@ def check_figure(fig):
     if isinstance(fig, PlotData):  # a figure the app already wrote as Gradio's JSON (the API's grid)
         assert fig.type == "plotly"
         fig = json.loads(fig.plot)
-    for s in _strings(fig if isinstance(fig, dict) else fig.to_plotly_json()):
+    for s in _strings(drawn_json(fig if isinstance(fig, dict) else fig.to_plotly_json())):
         tags = {t.lower() for t in _TAG.findall(s)}
         assert tags <= PLOTLY_TAGS, f"unexpected tag(s) {tags - PLOTLY_TAGS} in figure text {s[:200]!r}"
         assert "<script" not in s.lower() and "<img" not in s.lower()

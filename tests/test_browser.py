@@ -94,6 +94,16 @@ FIGURES_JS = """
   const text = drawn.map(f => [f.title, ...f.annotations].join('\\n'));
   return drawn.length >= min && want.every(w => text.some(t => t.includes(w))) ? drawn : null;
 }"""
+# The screen readers' table of a visible map (app.PAGE_JS, figures.value_table) whose caption starts with `caption`:
+# its caption, column and row names and cells as text; null until the page has written it.
+VALUES_JS = """
+caption => {
+  const t = [...document.querySelectorAll('.ae-values table')]
+    .find(t => t.caption.textContent.startsWith(caption) && t.parentNode._aeOwner.offsetWidth > 0);
+  const cells = r => [...r.cells].map(c => c.textContent);
+  return t && {caption: t.caption.textContent, cols: cells(t.tHead.rows[0]), rows: [...t.tBodies[0].rows].map(cells),
+               box: t.parentNode.getBoundingClientRect().width};
+}"""
 # The cells of a gr.Dataframe (role=grid), row by row, as shown.
 GRID_JS = """
 g => {
@@ -303,6 +313,22 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     ui.wait_for_plots("Decoder masked self-attention: all layers", "Decoder masked self-attention: layer 1",
                       "Decoder masked scores")
     assert "<s>" in ui.ticks("Decoder masked self-attention: layer 1")
+    # what a screen reader gets instead of the pictures: each map's numbers as a table, rows named by token.
+    # The causal mask read from the page: above the diagonal the scores are −∞ and the weights exactly 0
+    soft = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 1, head 1: softmax",
+                                     timeout=STEP_MS).json_value()
+    scores = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 1, head 1: scores",
+                                       timeout=STEP_MS).json_value()
+    assert soft["rows"][0][0] == "#0 <s>" and soft["cols"][1] == "#0 <s>" and soft["box"] <= 1, soft
+    n = len(soft["rows"])
+    for i in range(n):
+        weights, raw = soft["rows"][i][1:], scores["rows"][i][1:]
+        assert len(weights) == len(raw) == n
+        assert all(w == "0.0000" for w in weights[i + 1:]) and all(r == "−∞" for r in raw[i + 1:])
+        assert all(r != "−∞" for r in raw[:i + 1]) and abs(sum(map(float, weights)) - 1) <= 5e-4 * n
+    head = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked self-attention: layer 1, head 1",
+                                     timeout=STEP_MS).json_value()
+    assert [r[1:] for r in head["rows"]] == [r[1:] for r in soft["rows"]]  # the same head, drawn twice
     ui.page.get_by_role("tab", name="Cross attention").click()
     ui.wait_for_plots("Cross attention (decoder → encoder): all layers", "Cross attention (decoder → encoder): layer 1")
     ticks = ui.ticks("Cross attention (decoder → encoder): layer 1")

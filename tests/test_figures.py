@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import drawn_json
 from explorer import figures as fg
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -101,7 +102,7 @@ def test_user_text_is_escaped_everywhere():
             fg.attention_bars(p[2], toks, XSS), fg.topk_bars([(XSS, toks, [0.5, 0.3, 0.2])], XSS),
             fg.nsp_bars(0.9, 0.1, XSS), fg.placeholder(XSS, XSS)]
     for fig in figs:
-        texts = list(strings(fig.to_plotly_json()))
+        texts = list(strings(drawn_json(fig.to_plotly_json())))
         assert not any("<img" in t for t in texts), fig.layout.title.text
         assert any("&lt;img src=x onerror=alert(1)&gt;" in t for t in texts)
     assert "a&amp;b" in figs[0].layout.xaxis.ticktext[2]
@@ -331,6 +332,32 @@ def test_hover_reads_position_then_token_in_every_single_head_heatmap():
         assert [tr.customdata[i][0][0] for i in range(len(SENTENCE))] == list(grid.y)
         assert [tr.customdata[0][j][1] for j in range(len(SENTENCE))] == list(grid.x)
     assert "%{x}" not in bars.hovertemplate and list(bars.customdata) == list(grid.x)
+
+
+def test_every_heatmap_carries_the_table_of_its_values_for_screen_readers():
+    """The page script (app.PAGE_JS) writes a map's values into a table that only screen readers see, from the
+    trace's z and its meta.table: rows and columns named as the hover names them, the masked scores' −∞ cells
+    named, plain text (the page sets it as text; an escaped '&lt;' would be read out as such)."""
+    s, p = causal(len(SENTENCE))
+    toks = SENTENCE[:-1] + [XSS]
+    heat = fg.heatmap(p, toks, toks, "Encoder: layer 1, head 1", x_title="key", y_title="query").data[0]
+    table = heat.meta["table"]
+    assert table["caption"] == "Encoder: layer 1, head 1" and table["corner"] == "query \\ key"
+    assert table["rows"] == table["cols"] == [f"#{i} {t}" for i, t in enumerate(toks)]
+    assert table["rows"][-1].endswith(XSS)  # raw: never markup on the page, and read as typed
+    assert [c[0] for c in heat.customdata[:-1, 0]] == table["rows"][:-1]  # the hover's names
+    scores, masked, soft = fg.masked_scores(s, p, SENTENCE, SENTENCE, "dec").data
+    assert scores.meta["table"]["empty"] == "−∞" and np.isnan(np.asarray(scores.z, float)[np.isneginf(s)]).all()
+    assert soft.meta["table"]["empty"] == "" and not masked.meta  # the gray layer repeats the scores' cells
+    assert [t.meta["table"]["caption"] for t in (scores, soft)] == [
+        f"dec: {fg.LABELS['scores_panel']}", f"dec: {fg.LABELS['softmax_panel']}"]
+    # segment labels (BERT's A·/B·) name the rows as on the axes
+    bert = fg.heatmap(p[:3, :3], ["[CLS]", "a", "[SEP]"], ["[CLS]", "a", "[SEP]"], "b", segments=[0, 0, 1]).data[0]
+    assert bert.meta["table"]["rows"] == ["#0 A·[CLS]", "#1 A·a", "#2 B·[SEP]"]
+    # past 64 x 64 tokens no table (a 256-token BERT map would be 65,536 cells): its values are in the downloads
+    n = 65
+    assert not fg.heatmap(np.full((n, n), 1 / n), ["t"] * n, ["t"] * n, "long").data[0].meta
+    assert fg.heatmap(np.full((64, 64), 1 / 64), ["t"] * 64, ["t"] * 64, "long").data[0].meta["table"]
 
 
 def _luminance(hex_colour):

@@ -17,6 +17,7 @@ from plotly.colors import sample_colorscale
 
 from explorer import lab
 from explorer import lab_figures as figs
+from explorer import live_figures
 from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
 
 NEEDED = ["bert", "transformer-en-fr", "transformer-ko-en"] + list(lab.SCORE_MODELS)
@@ -244,6 +245,27 @@ def _titleless_figures(labels=None):
             "positional sentence": figs.positional_sentence_figure(toks, a, a, np.ones(5), np.ones(5), labels),
             "query key": figs.query_key_figure(toks, 1, np.ones(3), np.ones((5, 3)), np.zeros(5), a[0], labels),
             "beam": figs.beam_figure(hyps, labels)}
+
+
+def test_the_lab_maps_carry_their_values_table_for_screen_readers():
+    """Every map of the "beyond" views names its screen readers' table (figures.value_table) by its panel's own
+    title, in the figure's language, rows and columns as its hover names them; the numbers are its z."""
+    toks = ["▁I", "▁am", "▁a", "▁student", "."]
+    rec = _score_record("seq2seq-dot", toks, toks[:3])
+    a = softmax_rows(np.random.default_rng(0).normal(size=(5, 5)))
+    tables = lambda fig: [t.meta["table"] for t in fig.data if t.type == "heatmap"]  # noqa: E731
+    sf = tables(figs.score_functions_figure([rec, dict(rec, name="seq2seq-none", cross=None, entropy=None,
+                                                                mean_entropy=None)]))
+    assert [t["caption"] for t in sf] == ["seq2seq-dot"]  # the model without attention has no map
+    assert sf[0]["rows"] == [f"#{i} {t}" for i, t in enumerate(toks[:3])] and sf[0]["cols"][1] == "#1 ▁am"
+    ko = {"rollout_left": "헤드 평균", "rollout_right": "롤아웃", "cos_before": "이전", "cos_after": "이후"}
+    assert [t["caption"] for t in tables(figs.rollout_figure(toks, a, a, labels=ko))] == ["헤드 평균", "롤아웃"]
+    pos = figs.positional_sentence_figure(toks, a, a, np.ones(5), np.ones(5), ko)
+    assert [t["caption"] for t in tables(pos)] == ["이전", "이후"]
+    ent = tables(figs.entropy_figure(np.random.default_rng(0).random((2, 3, 5)), 5))[0]
+    assert ent["rows"] == ["layer 1", "layer 2"] and ent["cols"] == ["head 1", "head 2", "head 3"]
+    live = live_figures.alignment_heatmap(a[:2], toks, ["<s>", "x"], "step 3").data[0].meta["table"]
+    assert (live["caption"], live["corner"], live["digits"]) == ("step 3", "target \\ source", 3)
 
 
 def test_word_start_note_sits_below_the_plot_label():
