@@ -1078,8 +1078,8 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
 # Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright; STACKED_NARROW_PX for
 # side-by-side panels, the figure's meta.below) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
-# phone turned sideways). Gradio draws each new figure into the same element with Plotly.react, a new layout
-# object each time: the mark of what was applied lives on that object, so a new figure is fitted afresh.
+# phone turned sideways). Gradio 6.31 draws each new figure into a new element (and were it to reuse one, the layout
+# object would still be new): the mark of what was applied lives on that object, so a new figure is fitted afresh.
 # Tables: a table's box gets ae-more-right / ae-more-left while columns are hidden on that side (CSS shades it),
 # looked at when it scrolls, when its box changes size (a tab shown) and when its rows change. A heatmap of square
 # cells (figures.heatmap: meta.colorbarBeside) gets its colour bar beside the map after each draw, not at the plot's
@@ -1127,6 +1127,12 @@ PAGE_JS = """() => {
       const full = (gd._fullData || []).find(f => f.index === i);
       const z = full && full.z;
       if (!spec || !z || !spec.rows || !spec.cols) return;
+      const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
+        if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
+        if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+        const text = v.toFixed(spec.digits);
+        return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
+      };
       const table = document.createElement('table'), cell = (tag, text, scope) => {
         const c = document.createElement(tag);
         c.textContent = text;
@@ -1144,8 +1150,7 @@ PAGE_JS = """() => {
       spec.rows.forEach((r, y) => {
         const row = body.insertRow();
         row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => {
-          const v = z[y] ? z[y][x] : null;
-          return cell('td', v === null || v === undefined || Number.isNaN(v) ? spec.empty : v.toFixed(spec.digits));
+          return cell('td', number(z[y] ? z[y][x] : null));
         }));
       });
       after.insertAdjacentElement('afterend', box);

@@ -199,10 +199,10 @@ def text_em(s: str) -> float:
     return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.5 for c in str(s))
 
 
-def _position_labels(labels: list[str]) -> list[str]:
+def _position_labels(labels: list[str], escape: bool = True) -> list[str]:
     """Hover names of tokens, position first ("#3 the", as the head grid's category axes show them), so
-    that repeated tokens stay apart. Escaped."""
-    return [f"#{i} {_esc(t)}" for i, t in enumerate(labels)]
+    that repeated tokens stay apart. Escaped for plotly, or plain text (`escape=False`: value_table)."""
+    return [f"#{i} {_esc(t) if escape else t}" for i, t in enumerate(labels)]
 
 
 def _hover_tokens(y_labels: list[str], x_labels: list[str]) -> np.ndarray:
@@ -214,7 +214,9 @@ def _hover_tokens(y_labels: list[str], x_labels: list[str]) -> np.ndarray:
     return cd
 
 
-TABLE_MAX_CELLS = 64 * 64  # the longest translation source squared; a 256-token BERT map gets no table
+# every translation's maps (at most 65 source tokens with </s>, and the models' 66 target positions) and BERT's up
+# to 80 tokens; a 256-token BERT map (65,536 cells) gets none
+TABLE_MAX_CELLS = 80 * 80
 
 
 def value_table(caption: str, rows: Sequence[str], cols: Sequence[str], corner: str = "", digits: int = 4,
@@ -222,13 +224,14 @@ def value_table(caption: str, rows: Sequence[str], cols: Sequence[str], corner: 
     """A heatmap trace's `meta`: the page script (app.PAGE_JS) turns it into a table of the map's values that only
     screen readers see (a plot is a picture to them), rows and columns named as the hover names them ("#2 suis"),
     each cell the trace's own z to `digits` decimals, `empty` where z is NaN. Plain text: the page sets it as text,
-    never as markup. `numbered`: tokens get their position ("#0"), as in the hover; other names (layers) stand as
-    given. {} (no table) past TABLE_MAX_CELLS: those maps' values are in the downloads."""
+    never as markup. `corner` names the rows and columns ("query / key"). `numbered`: tokens get their position
+    ("#0"), as in the hover; other names (layers) stand as given. {} (no table) past TABLE_MAX_CELLS: those maps'
+    values are in the downloads."""
     if len(rows) * len(cols) > TABLE_MAX_CELLS:
         return {}
-    name = (lambda i, t: f"#{i} {t}") if numbered else (lambda i, t: str(t))
+    name = (lambda names: _position_labels(names, escape=False)) if numbered else (lambda names: list(map(str, names)))
     return {"table": {"caption": str(caption), "corner": str(corner), "digits": int(digits), "empty": str(empty),
-                      "rows": [name(i, t) for i, t in enumerate(rows)], "cols": [name(j, t) for j, t in enumerate(cols)]}}
+                      "rows": name(rows), "cols": name(cols)}}
 
 
 def _title(text: str, tokens, words: dict) -> dict:
@@ -462,7 +465,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
         colorbar=colorbar(),
         hovertemplate=(f"{_esc(y_title)} %{{customdata[0]}}<br>{_esc(x_title)} %{{customdata[1]}}"
                        f"<br>{_esc(w0['value'])}: %{{z:.4f}}<extra></extra>"),
-        meta=value_table(title, ys, xs, f"{y_title} \\ {x_title}"))
+        meta=value_table(title, ys, xs, f"{y_title} / {x_title}"))
     shapes = _dividers(_segment_breaks(segments), _segment_breaks(segments), nk, nq)
     if highlight_row is not None and 0 <= highlight_row < nq:
         shapes += _outline(2.5, xref="x", yref="y", x0=-0.5, x1=nk - 0.5, y0=highlight_row - 0.5,
@@ -524,7 +527,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     traces = [
         dict(type="heatmap", z=finite, x=x, y=y, zmin=-bound, zmax=bound, zmid=0, colorscale=_scale(SCORE_SCALE),
              customdata=cd, hovertemplate=hover_qk + f"{w['score']}: %{{z:.4f}}<extra></extra>", name="scores",
-             meta=value_table(f"{title}: {w0['scores_panel']}", ys, xs, f"{w0['query']} \\ {w0['key']}",
+             meta=value_table(f"{title}: {w0['scores_panel']}", ys, xs, f"{w0['query']} / {w0['key']}",
                               empty=MINUS_INF),
              colorbar=colorbar(w0["score"], x=0.42), xaxis="x", yaxis="y"),
         dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
@@ -535,7 +538,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
              yaxis="y"),
         dict(type="heatmap", z=p, x=x, y=y, zmin=0, zmax=1, colorscale=_scale(PROB_SCALE), customdata=cd,
              hovertemplate=hover_qk + f"{w['weight']}: %{{z:.4f}}<extra></extra>", name="softmax",
-             meta=value_table(f"{title}: {w0['softmax_panel']}", ys, xs, f"{w0['query']} \\ {w0['key']}"),
+             meta=value_table(f"{title}: {w0['softmax_panel']}", ys, xs, f"{w0['query']} / {w0['key']}"),
              colorbar=colorbar(w0["weight"], x=1.0), xaxis="x2", yaxis="y2"),
     ]
     # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would

@@ -458,6 +458,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.cumulative": {"en": "cumulative", "ko": "누적"},
     "lab.norm_embedding": {"en": "‖embedding × √d‖", "ko": "‖임베딩 × √d‖"},
     "lab.norm_pe": {"en": "‖PE‖", "ko": "‖PE‖"},
+    "lab.sf_map": {"en": "{name}: attention over the source", "ko": "{name}: 소스에 대한 어텐션"},
+    "lab.target_source": {"en": "target / source", "ko": "타깃 / 소스"},
+    "lab.rollout_axes": {"en": "position / input token", "ko": "위치 / 입력 토큰"},
+    "lab.positions": {"en": "position / position", "ko": "위치 / 위치"},
+    "lab.layer_head": {"en": "layer / head", "ko": "레이어 / 헤드"},
     # words inside the training figures (explorer.live_figures.LABELS: every "lvf.*" key is one of them)
     "lvf.weight": {"en": "weight", "ko": "가중치"},
     "lvf.source": {"en": "source", "ko": "소스"},

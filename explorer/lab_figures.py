@@ -58,6 +58,9 @@ LABELS = {
     "step": "step", "logprob": "log-prob", "word_start": "▁ = start of a word",
     "score": "score", "token_logprob": "log p(token)", "cumulative": "cumulative",
     "norm_embedding": "‖embedding × √d‖", "norm_pe": "‖PE‖",
+    # the screen readers' tables (figures.value_table): a map's caption and what its rows / columns are
+    "sf_map": "{name}: attention over the source", "target_source": "target / source",
+    "rollout_axes": "position / input token", "positions": "position / position", "layer_head": "layer / head",
 }
 
 
@@ -131,17 +134,17 @@ def _title(text, tokens, w: dict) -> dict:
 
 
 def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None,
-          caption: str = ""):
+          caption: str = "", corner: str = ""):
     """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I").
     With `coloraxis` its colours come from that shared layout axis (zmin, zmax, colorscale unused). `caption`
-    (plain text) names its values' table for screen readers (figures.value_table)."""
+    and `corner` (plain text) name its values' table for screen readers (figures.value_table)."""
     z = np.asarray(z, dtype=np.float64)
     hover = [[f"#{i} {_esc(y_tokens[i])} → #{j} {_esc(x_tokens[j])}: {z[i, j]:.4f}" for j in range(z.shape[1])]
              for i in range(z.shape[0])]
     colours = ({"coloraxis": coloraxis} if coloraxis else
                {"zmin": zmin, "zmax": zmax, "colorscale": colorscale, "showscale": showscale})
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), hovertext=hover, hoverinfo="text",
-                      name=name, meta=value_table(caption, y_tokens, x_tokens), **colours)
+                      name=name, meta=value_table(caption, y_tokens, x_tokens, corner), **colours)
 
 
 def _empty(message: str) -> go.Figure:
@@ -192,7 +195,7 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
             fig.update_yaxes(**bare, row=1, col=i)
             continue
         heat = _heat(cross, src, tgt, 0.0, 1.0, showscale=first_scale, name=_esc(_field(r, "name")),
-                     caption=_field(r, "name"))
+                     caption=w["sf_map"].format(name=_field(r, "name")), corner=w["target_source"])
         heat.colorbar = colorbar(len=0.5, y=1.0, yanchor="top")  # beside the maps, not the entropy plot
         fig.add_trace(heat, 1, i)
         first_scale = False
@@ -304,8 +307,9 @@ def rollout_figure(tokens, attention, rollout, left_title: str | None = None, ri
                         horizontal_spacing=0.12)
     a, r = np.asarray(attention, dtype=np.float64), np.asarray(rollout, dtype=np.float64)
     top = max(float(a.max(initial=0.0)), float(r.max(initial=0.0))) or 1.0
-    fig.add_trace(_heat(a, tokens, tokens, coloraxis="coloraxis", caption=left_title), 1, 1)
-    fig.add_trace(_heat(r, tokens, tokens, coloraxis="coloraxis", caption=right_title), 1, 2)
+    for col, (m, caption) in enumerate(((a, left_title), (r, right_title)), start=1):
+        fig.add_trace(_heat(m, tokens, tokens, coloraxis="coloraxis", caption=caption, corner=w["rollout_axes"]),
+                      1, col)
     n = max(len(tokens), 1)
     height = int(np.clip(240 + 22 * n, 520, 900))  # a long sentence's rows stay tall enough for their tokens
     px_x, px_y = 440 / n, (height - 240) / n  # a column (a panel is ~0.44 of a ~1000 px plot) and a row
@@ -331,7 +335,8 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
                                colorbar=colorbar(w["nats"]),
                                meta=value_table(f"{w['entropy_per_head']} ({w['nats']})",
                                                 [f"{w['layer']} {i + 1}" for i in range(L)],
-                                                [f"{w['head']} {j + 1}" for j in range(H)], numbered=False)))
+                                                [f"{w['head']} {j + 1}" for j in range(H)], w["layer_head"],
+                                                numbered=False)))
     fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
@@ -367,8 +372,9 @@ def positional_sentence_figure(tokens, cos_before, cos_after, embedding_norm, pe
     fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.36, 0.28], horizontal_spacing=0.11,
                         subplot_titles=[_esc(w[k]) for k in ("cos_before", "cos_after", "norms")])
     fig.add_trace(_heat(cos_before, tokens, tokens, -1.0, 1.0, colorscale="RdBu", showscale=False,
-                        caption=w["cos_before"]), 1, 1)
-    after = _heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu", caption=w["cos_after"])
+                        caption=w["cos_before"], corner=w["positions"]), 1, 1)
+    after = _heat(cos_after, tokens, tokens, -1.0, 1.0, colorscale="RdBu", caption=w["cos_after"],
+                  corner=w["positions"])
     # its colour bar beside the two maps it reads for (past the norms' bars, it seemed to be theirs)
     after.colorbar = colorbar(x=fig.layout.xaxis2.domain[1] + 0.008, len=0.9)
     fig.add_trace(after, 1, 2)

@@ -31,14 +31,15 @@ LABELS = {"weight": "weight", "source": "source", "target": "target", "step_n": 
           "loss": "loss", "word_start": "▁ = start of a word"}
 
 
-def _words(words) -> dict:
-    return {k: html.escape(v) for k, v in {**LABELS, **(words or {})}.items()}
+def _words(words, escape: bool = True) -> dict:
+    """LABELS with the given translations, escaped for plotly (or plain text: a screen readers' table)."""
+    return {k: html.escape(v) if escape else v for k, v in {**LABELS, **(words or {})}.items()}
 
 
 def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str = "",
                       words: dict | None = None) -> go.Figure:
     """Heatmap of attention attn (T, S): row t = target token t, column s = source token s."""
-    w, raw = _words(words), {**LABELS, **(words or {})}  # raw: the screen readers' table is text, not markup
+    w, raw = _words(words), _words(words, escape=False)  # raw: the screen readers' table is text, not markup
     attn = np.asarray(attn, dtype=float)
     if attn.ndim != 2 or attn.shape != (len(target_tokens), len(source_tokens)):
         raise ValueError(f"attention of shape {attn.shape} does not fit {len(target_tokens)} target and "
@@ -50,7 +51,7 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
     fig = go.Figure(go.Heatmap(
         z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
         customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
-        meta=value_table(title or raw["weight"], target_tokens, source_tokens, f"{raw['target']} \\ {raw['source']}",
+        meta=value_table(title or raw["weight"], target_tokens, source_tokens, f"{raw['target']} / {raw['source']}",
                          digits=3),
         colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12)))  # on top it sat on the "1"
     head = dict(text=html.escape(title))

@@ -342,7 +342,7 @@ def test_every_heatmap_carries_the_table_of_its_values_for_screen_readers():
     toks = SENTENCE[:-1] + [XSS]
     heat = fg.heatmap(p, toks, toks, "Encoder: layer 1, head 1", x_title="key", y_title="query").data[0]
     table = heat.meta["table"]
-    assert table["caption"] == "Encoder: layer 1, head 1" and table["corner"] == "query \\ key"
+    assert table["caption"] == "Encoder: layer 1, head 1" and table["corner"] == "query / key"
     assert table["rows"] == table["cols"] == [f"#{i} {t}" for i, t in enumerate(toks)]
     assert table["rows"][-1].endswith(XSS)  # raw: never markup on the page, and read as typed
     assert [c[0] for c in heat.customdata[:-1, 0]] == table["rows"][:-1]  # the hover's names
@@ -354,10 +354,11 @@ def test_every_heatmap_carries_the_table_of_its_values_for_screen_readers():
     # segment labels (BERT's A·/B·) name the rows as on the axes
     bert = fg.heatmap(p[:3, :3], ["[CLS]", "a", "[SEP]"], ["[CLS]", "a", "[SEP]"], "b", segments=[0, 0, 1]).data[0]
     assert bert.meta["table"]["rows"] == ["#0 A·[CLS]", "#1 A·a", "#2 B·[SEP]"]
-    # past 64 x 64 tokens no table (a 256-token BERT map would be 65,536 cells): its values are in the downloads
-    n = 65
-    assert not fg.heatmap(np.full((n, n), 1 / n), ["t"] * n, ["t"] * n, "long").data[0].meta
-    assert fg.heatmap(np.full((64, 64), 1 / 64), ["t"] * 64, ["t"] * 64, "long").data[0].meta["table"]
+    # a translation's largest maps have their table (65 source tokens with </s>, 66 target positions); past 80 x 80
+    # tokens none (a 256-token BERT map would be 65,536 cells): its values are in the downloads
+    assert fg.heatmap(np.full((66, 65), 1 / 65), ["t"] * 65, ["t"] * 66, "long").data[0].meta["table"]
+    assert fg.heatmap(np.full((80, 80), 1 / 80), ["t"] * 80, ["t"] * 80, "long").data[0].meta["table"]
+    assert not fg.heatmap(np.full((81, 80), 1 / 80), ["t"] * 80, ["t"] * 81, "long").data[0].meta
 
 
 def _luminance(hex_colour):

@@ -15,7 +15,7 @@ import torch
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from explorer import lab
+from explorer import i18n, lab
 from explorer import lab_figures as figs
 from explorer import live_figures
 from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
@@ -256,16 +256,20 @@ def test_the_lab_maps_carry_their_values_table_for_screen_readers():
     tables = lambda fig: [t.meta["table"] for t in fig.data if t.type == "heatmap"]  # noqa: E731
     sf = tables(figs.score_functions_figure([rec, dict(rec, name="seq2seq-none", cross=None, entropy=None,
                                                                 mean_entropy=None)]))
-    assert [t["caption"] for t in sf] == ["seq2seq-dot"]  # the model without attention has no map
+    assert [(t["caption"], t["corner"]) for t in sf] == [("seq2seq-dot: attention over the source", "target / source")]
+    # (the model without attention has no map)
     assert sf[0]["rows"] == [f"#{i} {t}" for i, t in enumerate(toks[:3])] and sf[0]["cols"][1] == "#1 ▁am"
-    ko = {"rollout_left": "헤드 평균", "rollout_right": "롤아웃", "cos_before": "이전", "cos_after": "이후"}
-    assert [t["caption"] for t in tables(figs.rollout_figure(toks, a, a, labels=ko))] == ["헤드 평균", "롤아웃"]
+    ko = {k: i18n.t(f"lab.{k}", "ko") for k in figs.LABELS}
+    roll = tables(figs.rollout_figure(toks, a, a, labels=ko))
+    assert [(t["caption"], t["corner"]) for t in roll] == [("헤드 평균 (마지막 레이어)", "위치 / 입력 토큰"),
+                                                         ("어텐션 롤아웃 (모든 레이어)", "위치 / 입력 토큰")]
     pos = figs.positional_sentence_figure(toks, a, a, np.ones(5), np.ones(5), ko)
-    assert [t["caption"] for t in tables(pos)] == ["이전", "이후"]
+    assert [t["caption"] for t in tables(pos)] == ["코사인: 임베딩 × √d", "코사인: + 위치 인코딩"]
     ent = tables(figs.entropy_figure(np.random.default_rng(0).random((2, 3, 5)), 5))[0]
     assert ent["rows"] == ["layer 1", "layer 2"] and ent["cols"] == ["head 1", "head 2", "head 3"]
+    assert all(t["corner"] for t in (*sf, *roll, *tables(pos), ent))  # axe: a table's corner header has a name
     live = live_figures.alignment_heatmap(a[:2], toks, ["<s>", "x"], "step 3").data[0].meta["table"]
-    assert (live["caption"], live["corner"], live["digits"]) == ("step 3", "target \\ source", 3)
+    assert (live["caption"], live["corner"], live["digits"]) == ("step 3", "target / source", 3)
 
 
 def test_word_start_note_sits_below_the_plot_label():
