@@ -1060,8 +1060,7 @@ CSS = """
 .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .dark .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .ae-downloads .label-clear-button { display: none; }
-div.ae-values { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
-                overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%%); white-space: nowrap; }
+%s
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
 html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--text-lg); }
@@ -1074,7 +1073,7 @@ html[lang="ko"] .toast-title.warning::before { content: "%s"; font-size: var(--t
   label[data-testid="block-label"].float { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
                                            max-width: 55%%; }
 }
-""" % (SELECTED_TAB + (i18n.t("app.warning_head", "ko"),))
+""" % (SELECTED_TAB + (fg.VALUE_TABLES_CSS, i18n.t("app.warning_head", "ko")))
 # Runs once on page load: every plot narrower than figures.NARROW_PX (a phone held upright; STACKED_NARROW_PX for
 # side-by-side panels, the figure's meta.below) takes the narrow
 # layout its figure carries in layout.meta (explorer.figures.responsive), and gives it back when it widens (a
@@ -1113,51 +1112,9 @@ PAGE_JS = """() => {
     gd.setAttribute('role', 'figure');
     gd.setAttribute('aria-label', clean);
   };
-  // a heatmap's values as a table that only screen readers see, after its plot (figures.value_table: the trace's
-  // meta.table names rows and columns; the numbers are the trace's own z, which plotly.js has decoded). Built
-  // again only for new data; a table whose plot has left the page goes with it (look, below).
-  const values = gd => {
-    if (gd._aeValuesOf === gd.data) return;
-    gd._aeValuesOf = gd.data;
-    (gd._aeValues || []).forEach(t => t.remove());
-    gd._aeValues = [];
-    let after = gd;
-    (gd.data || []).forEach((trace, i) => {
-      const spec = trace.meta && trace.meta.table;
-      const full = (gd._fullData || []).find(f => f.index === i);
-      const z = full && full.z;
-      if (!spec || !z || !spec.rows || !spec.cols) return;
-      const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
-        if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
-        if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
-        const text = v.toFixed(spec.digits);
-        return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
-      };
-      const table = document.createElement('table'), cell = (tag, text, scope) => {
-        const c = document.createElement(tag);
-        c.textContent = text;
-        if (scope) c.scope = scope;
-        return c;
-      };
-      const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
-      box.className = 'ae-values';
-      box._aeOwner = gd;
-      box.append(table);
-      table.createCaption().textContent = spec.caption;
-      const head = table.createTHead().insertRow();
-      head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
-      const body = table.createTBody();
-      spec.rows.forEach((r, y) => {
-        const row = body.insertRow();
-        row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => {
-          return cell('td', number(z[y] ? z[y][x] : null));
-        }));
-      });
-      after.insertAdjacentElement('afterend', box);
-      after = box;
-      gd._aeValues.push(box);
-    });
-  };
+  // a heatmap's values as a table that only screen readers see, after its plot (figures.VALUE_TABLES_JS); a table
+  // whose plot has left the page goes with it (look, below)
+  const values = %s;
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
@@ -1194,7 +1151,7 @@ PAGE_JS = """() => {
   }).observe(document.body, {childList: true, subtree: true});
   window.addEventListener('resize', () => all(fit));
   look();
-}""" % (fg.NARROW_PX, fg.COLORBAR_BESIDE_JS)
+}""" % (fg.NARROW_PX, fg.COLORBAR_BESIDE_JS, fg.VALUE_TABLES_JS)
 
 
 # Two plots share a row only where each is at least this wide (Gradio wraps the row's items below it): on a

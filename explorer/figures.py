@@ -101,6 +101,57 @@ pio.templates.default = "plotly+attention_explorer"
 VALIDATE = False  # tests set True to build every figure through plotly's validators
 
 
+# The page script that writes a heatmap's values into a table only screen readers see, after its plot (run after
+# each draw, by app.PAGE_JS and by the offline figures page, views.figures_html): the trace's meta.table
+# (value_table) names caption, corner, rows and columns; the numbers are the trace's own z, which plotly.js has
+# decoded. Built again only for new data. Text is set as text, never as markup.
+VALUE_TABLES_JS = """gd => {
+  if (gd._aeValuesOf === gd.data) return;
+  gd._aeValuesOf = gd.data;
+  (gd._aeValues || []).forEach(t => t.remove());
+  gd._aeValues = [];
+  let after = gd;
+  (gd.data || []).forEach((trace, i) => {
+    const spec = trace.meta && trace.meta.table;
+    const full = (gd._fullData || []).find(f => f.index === i);
+    const z = full && full.z;
+    if (!spec || !z || !spec.rows || !spec.cols) return;
+    const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
+      if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
+      if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+      const text = v.toFixed(spec.digits);
+      return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
+    };
+    const table = document.createElement('table'), cell = (tag, text, scope) => {
+      const c = document.createElement(tag);
+      c.textContent = text;
+      if (scope) c.scope = scope;
+      return c;
+    };
+    const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
+    box.className = 'ae-values';
+    box._aeOwner = gd;
+    box.append(table);
+    table.createCaption().textContent = spec.caption;
+    const head = table.createTHead().insertRow();
+    head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
+    const body = table.createTBody();
+    spec.rows.forEach((r, y) => {
+      const row = body.insertRow();
+      row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => {
+        return cell('td', number(z[y] ? z[y][x] : null));
+      }));
+    });
+    after.insertAdjacentElement('afterend', box);
+    after = box;
+    gd._aeValues.push(box);
+  });
+}"""
+# hides the tables from sight, not from screen readers (the box: a table is never narrower than its cells)
+VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0;"
+                    " border: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }")
+
+
 def _figure(data: list[dict], layout: dict) -> go.Figure:
     """The figure of the plotly.js {"data", "layout"} dicts that the figure functions build."""
     layout = {k: v for k, v in layout.items() if not (isinstance(v, list) and not v)}  # as validation drops them

@@ -86,19 +86,21 @@ def _plotly_js() -> str:
 
 
 # plotly runs this after drawing the plot {plot_id}, and keeps it running after every redraw (a resized window)
-_BESIDE_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + fg.COLORBAR_BESIDE_JS + ";\n"
-                  "gd.on('plotly_afterplot', function () { beside(gd); }); beside(gd);")
+_AFTER_DRAW_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + fg.COLORBAR_BESIDE_JS
+                      + ", values = " + fg.VALUE_TABLES_JS + ";\n"
+                      "gd.on('plotly_afterplot', function () { beside(gd); values(gd); }); beside(gd); values(gd);")
 
 
 def figures_html(title: str, figs: dict[str, go.Figure], lang: str = "en") -> str:
     """Every figure of a tab in one page that works offline (plotly.js inlined once), in `lang` (the page's
-    <html lang>, for screen readers and fonts). A heatmap's colour bar stands beside its map after each draw, as on
-    the page (figures.COLORBAR_BESIDE_JS)."""
+    <html lang>, for screen readers and fonts). As on the page, a heatmap's colour bar stands beside its map after
+    each draw (figures.COLORBAR_BESIDE_JS), and its values follow it as a table for screen readers
+    (figures.VALUE_TABLES_JS)."""
     parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False,
-                                                           post_script=_BESIDE_SCRIPT)
+                                                           post_script=_AFTER_DRAW_SCRIPT)
              for name, fig in figs.items()]
     return (f"<!DOCTYPE html><html lang='{lang_code(lang)}'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title>"
+            f"<title>{html.escape(title)}</title><style>{fg.VALUE_TABLES_CSS}</style>"
             f"{_plotly_js()}</head><body>{''.join(parts)}</body></html>")
 
 

@@ -711,13 +711,17 @@ def test_a_korean_link_opens_the_page_in_korean(browser, app_url):
 
 def test_the_offline_figures_page_puts_the_colour_bar_beside_the_map(browser, tmp_path):
     """A download's offline HTML moves a heatmap's colour bar beside its map, as the page does (it stood at the
-    plot's right edge, ~700 px past a short sentence's map), and again when the window widens."""
+    plot's right edge, ~700 px past a short sentence's map), and again when the window widens. As on the page, each
+    map's values follow it as a table for screen readers, its tokens written as text (never as markup)."""
     from explorer import figures as fg
     from explorer import views
 
-    fig = fg.heatmap(np.full((3, 4), 0.25), ["▁I", "▁am", "▁here", "</s>"], ["▁je", "▁suis", "</s>"], "alignment")
+    hostile = "<img src=x onerror=alert(1)>"
+    fig = fg.heatmap(np.full((3, 4), 0.25), ["▁I", hostile, "▁here", "</s>"], ["▁je", "▁suis", "</s>"], "alignment")
+    scores = np.array([[0.5, -np.inf], [-1e-7, 2.0]])
+    masked = fg.masked_scores(scores, np.array([[1.0, 0.0], [0.1, 0.9]]), ["<s>", "▁je"], ["<s>", "▁je"], "masked")
     page_file = tmp_path / "figures.html"
-    page_file.write_text(views.figures_html("figures", {"alignment": fig}), encoding="utf-8")
+    page_file.write_text(views.figures_html("figures", {"alignment": fig, "masked": masked}), encoding="utf-8")
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
@@ -728,6 +732,12 @@ def test_the_offline_figures_page_puts_the_colour_bar_beside_the_map(browser, tm
             page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
             beside = page.wait_for_function(BESIDE_JS, arg="alignment", timeout=STEP_MS).json_value()
             assert beside["width"] > 2 * beside["mapWidth"] and abs(beside["titleMid"] - beside["mapMid"]) < 5, beside
+        table = page.wait_for_function(VALUES_JS, arg="alignment", timeout=STEP_MS).json_value()
+        assert table["cols"] == ["query / key", "#0 ▁I", f"#1 {hostile}", "#2 ▁here", "#3 </s>"], table
+        assert table["rows"] == [[f"#{i} {t}"] + ["0.2500"] * 4 for i, t in enumerate(["▁je", "▁suis", "</s>"])]
+        assert page.locator('img[src="x"]').count() == 0  # the token stayed text
+        raw = page.wait_for_function(VALUES_JS, arg="masked: scores", timeout=STEP_MS).json_value()
+        assert raw["rows"] == [["#0 <s>", "0.5000", "−∞"], ["#1 ▁je", "0.0000", "2.0000"]], raw  # no "-0.0000"
         assert not errors, errors
     finally:
         context.close()
