@@ -1051,7 +1051,8 @@ THEME = gr.themes.Default().set(
 SELECTED_TAB = ("#c2410c", "#f97316")  # light, dark: 5.2:1 on white, 6.8:1 on the dark page
 # Focus: Gradio draws none on radios and sliders, and a 1.8:1 ring on text boxes; a keyboard user needs to see it.
 # Downloads: Gradio gives each listed file a "Remove this file" button even in a read-only box, and Enter on it (a
-# keyboard user's Tab lands there) took the file off the list.
+# keyboard user's Tab lands there) took the file off the list. A heatmap's table of values is out of sight, not out of
+# a screen reader's reach (figures.VALUE_TABLES_CSS).
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
 .gradio-container :is(input, textarea, select):focus-visible { outline: 3px solid #1d4ed8 !important;

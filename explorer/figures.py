@@ -75,6 +75,55 @@ COLORBAR_BESIDE_JS = """gd => {
     P.restyle(gd, {'colorbar.x': x, 'colorbar.xanchor': 'left'}, [t]);
   }"""
 
+# The script that writes a heatmap's values into a table only screen readers see, after its plot, run after each
+# draw by the page (app.PAGE_JS) and by the offline figures page of the downloads (views.figures_html). The
+# trace's meta.table (value_table) names caption, corner, rows and columns; the numbers are the trace's own z,
+# which plotly.js has decoded. Built again only for new data. Text is set as text, never as markup.
+VALUE_TABLES_JS = """gd => {
+    if (gd._aeValuesOf === gd.data) return;
+    gd._aeValuesOf = gd.data;
+    (gd._aeValues || []).forEach(t => t.remove());
+    gd._aeValues = [];
+    let after = gd;
+    (gd.data || []).forEach((trace, i) => {
+        const spec = trace.meta && trace.meta.table;
+        const full = (gd._fullData || []).find(f => f.index === i);
+        const z = full && full.z;
+        if (!spec || !z || !spec.rows || !spec.cols) return;
+        const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
+            if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
+            if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+            const text = v.toFixed(spec.digits);
+            return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
+        };
+        const table = document.createElement('table'), cell = (tag, text, scope) => {
+            const c = document.createElement(tag);
+            c.textContent = text;
+            if (scope) c.scope = scope;
+            return c;
+        };
+        const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
+        box.className = 'ae-values';
+        box._aeOwner = gd;
+        box.append(table);
+        table.createCaption().textContent = spec.caption;
+        const head = table.createTHead().insertRow();
+        head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
+        const body = table.createTBody();
+        spec.rows.forEach((r, y) => {
+            const row = body.insertRow();
+            row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => cell('td', number(z[y] ? z[y][x] : null))));
+        });
+        after.insertAdjacentElement('afterend', box);
+        after = box;
+        gd._aeValues.push(box);
+    });
+}"""
+# hides the tables from sight, not from screen readers (the box: a table is never narrower than its cells)
+VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0;"
+                    " border: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }")
+
+
 # Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
 # gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms. The
@@ -99,57 +148,6 @@ pio.templates.default = "plotly+attention_explorer"
 # ----------------------------------------------------------------------------- helpers
 
 VALIDATE = False  # tests set True to build every figure through plotly's validators
-
-
-# The page script that writes a heatmap's values into a table only screen readers see, after its plot (run after
-# each draw, by app.PAGE_JS and by the offline figures page, views.figures_html): the trace's meta.table
-# (value_table) names caption, corner, rows and columns; the numbers are the trace's own z, which plotly.js has
-# decoded. Built again only for new data. Text is set as text, never as markup.
-VALUE_TABLES_JS = """gd => {
-  if (gd._aeValuesOf === gd.data) return;
-  gd._aeValuesOf = gd.data;
-  (gd._aeValues || []).forEach(t => t.remove());
-  gd._aeValues = [];
-  let after = gd;
-  (gd.data || []).forEach((trace, i) => {
-    const spec = trace.meta && trace.meta.table;
-    const full = (gd._fullData || []).find(f => f.index === i);
-    const z = full && full.z;
-    if (!spec || !z || !spec.rows || !spec.cols) return;
-    const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
-      if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
-      if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
-      const text = v.toFixed(spec.digits);
-      return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
-    };
-    const table = document.createElement('table'), cell = (tag, text, scope) => {
-      const c = document.createElement(tag);
-      c.textContent = text;
-      if (scope) c.scope = scope;
-      return c;
-    };
-    const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
-    box.className = 'ae-values';
-    box._aeOwner = gd;
-    box.append(table);
-    table.createCaption().textContent = spec.caption;
-    const head = table.createTHead().insertRow();
-    head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
-    const body = table.createTBody();
-    spec.rows.forEach((r, y) => {
-      const row = body.insertRow();
-      row.append(cell('th', r, 'row'), ...spec.cols.map((_, x) => {
-        return cell('td', number(z[y] ? z[y][x] : null));
-      }));
-    });
-    after.insertAdjacentElement('afterend', box);
-    after = box;
-    gd._aeValues.push(box);
-  });
-}"""
-# hides the tables from sight, not from screen readers (the box: a table is never narrower than its cells)
-VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0;"
-                    " border: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }")
 
 
 def _figure(data: list[dict], layout: dict) -> go.Figure:
@@ -272,8 +270,8 @@ TABLE_MAX_CELLS = 80 * 80
 
 def value_table(caption: str, rows: Sequence[str], cols: Sequence[str], corner: str = "", digits: int = 4,
                 empty: str = "", numbered: bool = True) -> dict:
-    """A heatmap trace's `meta`: the page script (app.PAGE_JS) turns it into a table of the map's values that only
-    screen readers see (a plot is a picture to them), rows and columns named as the hover names them ("#2 suis"),
+    """A heatmap trace's `meta`: VALUE_TABLES_JS turns it into a table of the map's values that only screen readers
+    see (a plot is a picture to them), rows and columns named as the hover names them ("#2 ▁suis"),
     each cell the trace's own z to `digits` decimals, `empty` where z is NaN. Plain text: the page sets it as text,
     never as markup. `corner` names the rows and columns ("query / key"). `numbered`: tokens get their position
     ("#0"), as in the hover; other names (layers) stand as given. {} (no table) past TABLE_MAX_CELLS: those maps'

@@ -133,8 +133,8 @@ def _title(text, tokens, w: dict) -> dict:
     return title
 
 
-def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None,
-          caption: str = "", corner: str = ""):
+def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showscale=True, name="", coloraxis=None, *,
+          caption: str, corner: str):
     """Heatmap over integer axes, hover naming the position and token of both axes ("#2 am → #0 I").
     With `coloraxis` its colours come from that shared layout axis (zmin, zmax, colorscale unused). `caption`
     and `corner` (plain text) name its values' table for screen readers (figures.value_table)."""
@@ -336,7 +336,7 @@ def entropy_figure(entropy, n_keys: int | None = None, labels: dict | None = Non
                                meta=value_table(f"{w['entropy_per_head']} ({w['nats']})",
                                                 [f"{w['layer']} {i + 1}" for i in range(L)],
                                                 [f"{w['head']} {j + 1}" for j in range(H)], w["layer_head"],
-                                                numbered=False)))
+                                                digits=3, numbered=False)))  # as its hover
     fig.update_xaxes(title_text=_esc(w["head"]), dtick=1)
     fig.update_yaxes(title_text=_esc(w["layer"]), dtick=1, autorange="reversed")
     title = w["entropy_per_head"] + (w["uniform_keys"].format(n=n_keys, u=math.log(n_keys)) if n_keys else "")
@@ -353,11 +353,17 @@ def positional_figure(pe, similarity, labels: dict | None = None) -> go.Figure:
     pe, sim = np.asarray(pe, dtype=np.float64), np.asarray(similarity, dtype=np.float64)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["PE(pos, i)", "PE · PEᵀ"], horizontal_spacing=0.1)
     pos, dim = _esc(w["position"]), _esc(w["dimension"])
+    positions = [f"{w['position']} {i}" for i in range(pe.shape[0])]  # the screen readers' tables, as the hover
     fig.add_trace(go.Heatmap(z=pe, colorscale="RdBu", zmid=0, zmin=-1, zmax=1,  # its bar in the gap between the two
                              colorbar=colorbar(x=0.455, len=0.9),
-                             hovertemplate=f"{pos} %{{y}}, {dim} %{{x}}: %{{z:.3f}}<extra></extra>"), 1, 1)
+                             hovertemplate=f"{pos} %{{y}}, {dim} %{{x}}: %{{z:.3f}}<extra></extra>",
+                             meta=value_table("PE(pos, i)", positions,
+                                              [f"{w['dimension']} {i}" for i in range(pe.shape[1])],
+                                              f"{w['position']} / {w['dimension']}", digits=3, numbered=False)), 1, 1)
     fig.add_trace(go.Heatmap(z=sim, colorscale="Viridis",
-                             hovertemplate=f"{pos} %{{y}} · {pos} %{{x}}: %{{z:.2f}}<extra></extra>"), 1, 2)
+                             hovertemplate=f"{pos} %{{y}} · {pos} %{{x}}: %{{z:.2f}}<extra></extra>",
+                             meta=value_table("PE · PEᵀ", positions, positions, w["positions"], digits=2,
+                                              numbered=False)), 1, 2)
     fig.update_xaxes(title_text=_esc(w["dimension"]), row=1, col=1)
     fig.update_xaxes(title_text=_esc(w["position"]), row=1, col=2)
     fig.update_yaxes(title_text=_esc(w["position"]), autorange="reversed")

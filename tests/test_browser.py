@@ -94,7 +94,7 @@ FIGURES_JS = """
   const text = drawn.map(f => [f.title, ...f.annotations].join('\\n'));
   return drawn.length >= min && want.every(w => text.some(t => t.includes(w))) ? drawn : null;
 }"""
-# The screen readers' table of a visible map (app.PAGE_JS, figures.value_table) whose caption starts with `caption`:
+# The screen readers' table of a visible map (figures.VALUE_TABLES_JS) whose caption starts with `caption`:
 # its caption, column and row names and cells as text; null until the page has written it.
 VALUES_JS = """
 caption => {

@@ -335,9 +335,9 @@ def test_hover_reads_position_then_token_in_every_single_head_heatmap():
 
 
 def test_every_heatmap_carries_the_table_of_its_values_for_screen_readers():
-    """The page script (app.PAGE_JS) writes a map's values into a table that only screen readers see, from the
-    trace's z and its meta.table: rows and columns named as the hover names them, the masked scores' −∞ cells
-    named, plain text (the page sets it as text; an escaped '&lt;' would be read out as such)."""
+    """figures.VALUE_TABLES_JS writes a map's values into a table that only screen readers see, from the trace's z
+    and its meta.table: rows and columns named as the hover names them, the masked scores' −∞ cells named, plain
+    text (the page sets it as text; an escaped '&lt;' would be read out as such)."""
     s, p = causal(len(SENTENCE))
     toks = SENTENCE[:-1] + [XSS]
     heat = fg.heatmap(p, toks, toks, "Encoder: layer 1, head 1", x_title="key", y_title="query").data[0]

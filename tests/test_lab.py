@@ -267,7 +267,11 @@ def test_the_lab_maps_carry_their_values_table_for_screen_readers():
     assert [t["caption"] for t in tables(pos)] == ["코사인: 임베딩 × √d", "코사인: + 위치 인코딩"]
     ent = tables(figs.entropy_figure(np.random.default_rng(0).random((2, 3, 5)), 5))[0]
     assert ent["rows"] == ["layer 1", "layer 2"] and ent["cols"] == ["head 1", "head 2", "head 3"]
-    assert all(t["corner"] for t in (*sf, *roll, *tables(pos), ent))  # axe: a table's corner header has a name
+    pe = tables(figs.positional_figure(np.zeros((4, 6)), np.eye(4)))
+    assert [(t["caption"], t["corner"], t["rows"][1]) for t in pe] == [("PE(pos, i)", "position / dimension", "position 1"),
+                                                                      ("PE · PEᵀ", "position / position", "position 1")]
+    assert [t.meta for t in figs.positional_figure(np.zeros((64, 128)), np.eye(64)).data][0] == {}  # 8,192 cells
+    assert all(t["corner"] for t in (*sf, *roll, *tables(pos), ent, *pe))  # axe: a table's corner header has a name
     live = live_figures.alignment_heatmap(a[:2], toks, ["<s>", "x"], "step 3").data[0].meta["table"]
     assert (live["caption"], live["corner"], live["digits"]) == ("step 3", "target / source", 3)
 
