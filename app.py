@@ -1113,8 +1113,7 @@ PAGE_JS = """() => {
     gd.setAttribute('role', 'figure');
     gd.setAttribute('aria-label', clean);
   };
-  // a heatmap's values as a table that only screen readers see, after its plot (figures.VALUE_TABLES_JS); a table
-  // whose plot has left the page goes with it (look, below)
+  // a heatmap's values as a table that only screen readers see, after its plot (figures.VALUE_TABLES_JS)
   const values = %s;
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
@@ -1141,11 +1140,7 @@ PAGE_JS = """() => {
     }
     more(v);
   };
-  const look = () => {
-    all(hook);
-    document.querySelectorAll('.virtual-table-viewport').forEach(table);
-    document.querySelectorAll('div.ae-values').forEach(t => { if (!t._aeOwner.isConnected) t.remove(); });
-  };
+  const look = () => { all(hook); document.querySelectorAll('.virtual-table-viewport').forEach(table); };
   let queued = false;  // one look per frame, however many nodes a redraw adds
   new MutationObserver(() => {
     if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; look(); }); }

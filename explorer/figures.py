@@ -78,37 +78,36 @@ COLORBAR_BESIDE_JS = """gd => {
 # The script that writes a heatmap's values into a table only screen readers see, after its plot, run after each
 # draw by the page (app.PAGE_JS) and by the offline figures page of the downloads (views.figures_html). The
 # trace's meta.table (value_table) names caption, corner, rows and columns; the numbers are the trace's own z,
-# which plotly.js has decoded. Built again only for new data. Text is set as text, never as markup.
+# which plotly.js has decoded. Built again only for new data (Gradio 6.31 draws a new figure into a new element
+# and drops the old one's box, tables included). Text is set as text, never as markup.
 VALUE_TABLES_JS = """gd => {
     if (gd._aeValuesOf === gd.data) return;
     gd._aeValuesOf = gd.data;
     (gd._aeValues || []).forEach(t => t.remove());
     gd._aeValues = [];
+    const cell = (tag, text, scope) => {
+        const c = document.createElement(tag);
+        c.textContent = text;
+        if (scope) c.scope = scope;
+        return c;
+    };
     let after = gd;
     (gd.data || []).forEach((trace, i) => {
         const spec = trace.meta && trace.meta.table;
-        const full = (gd._fullData || []).find(f => f.index === i);
-        const z = full && full.z;
-        if (!spec || !z || !spec.rows || !spec.cols) return;
+        const full = spec && (gd._fullData || []).find(f => f.index === i), z = full && full.z;
+        if (!z) return;
         const number = v => {  // as the hover writes it: −0.5 with a minus sign, never -0.0000
             if (v === null || v === undefined || Number.isNaN(v)) return spec.empty;
             if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
             const text = v.toFixed(spec.digits);
             return Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−');
         };
-        const table = document.createElement('table'), cell = (tag, text, scope) => {
-            const c = document.createElement(tag);
-            c.textContent = text;
-            if (scope) c.scope = scope;
-            return c;
-        };
-        const box = document.createElement('div');  // the box hides it: a table is never narrower than its cells
-        box.className = 'ae-values';
-        box._aeOwner = gd;
+        const table = document.createElement('table'), box = document.createElement('div');
+        box.className = 'ae-values';  // the box hides it: a table is never narrower than its cells
         box.append(table);
         table.createCaption().textContent = spec.caption;
-        const head = table.createTHead().insertRow();
-        head.append(cell('th', spec.corner, 'col'), ...spec.cols.map(c => cell('th', c, 'col')));
+        table.createTHead().insertRow().append(cell('th', spec.corner, 'col'),
+                                               ...spec.cols.map(c => cell('th', c, 'col')));
         const body = table.createTBody();
         spec.rows.forEach((r, y) => {
             const row = body.insertRow();
@@ -278,9 +277,9 @@ def value_table(caption: str, rows: Sequence[str], cols: Sequence[str], corner: 
     values are in the downloads."""
     if len(rows) * len(cols) > TABLE_MAX_CELLS:
         return {}
-    name = (lambda names: _position_labels(names, escape=False)) if numbered else (lambda names: list(map(str, names)))
+    rows, cols = [_position_labels(n, escape=False) if numbered else [str(x) for x in n] for n in (rows, cols)]
     return {"table": {"caption": str(caption), "corner": str(corner), "digits": int(digits), "empty": str(empty),
-                      "rows": name(rows), "cols": name(cols)}}
+                      "rows": rows, "cols": cols}}
 
 
 def _title(text: str, tokens, words: dict) -> dict:

@@ -99,7 +99,7 @@ FIGURES_JS = """
 VALUES_JS = """
 caption => {
   const t = [...document.querySelectorAll('.ae-values table')]
-    .find(t => t.caption.textContent.startsWith(caption) && t.parentNode._aeOwner.offsetWidth > 0);
+    .find(t => t.caption.textContent.startsWith(caption) && t.parentNode.parentNode.offsetWidth > 0);
   const cells = r => [...r.cells].map(c => c.textContent);
   return t && {caption: t.caption.textContent, cols: cells(t.tHead.rows[0]), rows: [...t.tBodies[0].rows].map(cells),
                box: t.parentNode.getBoundingClientRect().width};
