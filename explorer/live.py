@@ -315,12 +315,17 @@ class _Run:
     def progress(self, elapsed: float, done: bool) -> LiveProgress:
         tok, sp, src = self.tok, self.sp, self.src
         self.model.eval()
-        out_ids = greedy(self.model, src, sp["bos"], sp["eos"], max_len=2 * src.size(1) + 5)[0]
+        cap = 2 * src.size(1) + 5
+        out_ids = greedy(self.model, src, sp["bos"], sp["eos"], max_len=cap)[0]
         tgt_in = torch.tensor([[sp["bos"]] + (self.ref_ids if self.ref_ids is not None else out_ids)])  # (1, T)
         cross = self.model(src, tgt_in, need_weights=True).trace.cross[0, 0, 0]  # (T, S)
         dec_in = tuple(tok.id_to_token(i) for i in tgt_in[0].tolist())
+        # the last row produces </s>, unless greedy decoding hit the cap first (an untrained model
+        # does): then that row's output was never decoded, and it reads "…" as in inference.translate
+        finished = self.ref_ids is not None or len(out_ids) < cap
         return LiveProgress(self.step, round(elapsed, 2), tuple(self.loss_steps), tuple(self.losses),
-                            tuple(tok.id_to_token(i) for i in src[0].tolist()), dec_in[1:] + ("</s>",), dec_in,
+                            tuple(tok.id_to_token(i) for i in src[0].tolist()),
+                            dec_in[1:] + ("</s>" if finished else "…",), dec_in,
                             cross.numpy().copy(), tok.decode(out_ids), done)
 
 
