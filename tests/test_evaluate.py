@@ -1,8 +1,10 @@
 """models/evaluate.py's scoring helpers on sentences written for the test."""
 from pathlib import Path
 
+import pytest
+
 from models.checkpoint import load
-from models.evaluate import bleu_chrf, bleu_multi_ref, translate
+from models.evaluate import bleu_chrf, bleu_multi_ref, bleu_other_reference, translate
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -17,6 +19,22 @@ def test_multi_reference_bleu_counts_each_source_once_against_all_its_references
     assert bleu_chrf(hyps, refs)["bleu"] < 100.0  # pair by pair, the first pair misses its reference
 
 
+def test_other_reference_scores_a_human_translation_of_the_same_source_in_place_of_the_output():
+    srcs = ["I am a student.", "I am a student.", "I am a student.", "The cat sleeps on the old red sofa.",
+            "Run!", "Run!"]
+    refs = ["Je suis un étudiant.", "Je suis étudiant.", "Je suis étudiante.",
+            "Le chat dort sur le vieux canapé rouge.", "Cours !", "Cours !"]
+    hyps = ["Je suis étudiant.", "Je suis étudiant.", "Je suis étudiant.", "Le chat dort.", "Fuyez !", "Fuyez !"]
+    m = bleu_other_reference(srcs, hyps, refs)
+    # the single-reference source and the two identical references ("Cours !") have no other translation
+    assert m["n_pairs"] == 3
+    # each pair's stand-in is the next reference: étudiant / étudiante / un étudiant against the three
+    human = ["Je suis étudiant.", "Je suis étudiante.", "Je suis un étudiant."]
+    assert m["human_bleu"] == round(bleu_chrf(human, refs[:3])["bleu"], 2) < 100.0
+    assert m["model_bleu"] == bleu_chrf(hyps[:3], refs[:3])["bleu"]
+    assert bleu_other_reference(["a"], ["b"], ["c"]) == {"n_pairs": 0, "human_bleu": None, "model_bleu": None}
+
+
 def test_translate_cuts_a_long_source_to_the_transformers_positions():
     """The Transformer has max_len + 2 = 66 positions; a 120-word source (and its decoding) used to
     run past them and crash with a size mismatch."""
@@ -27,6 +45,19 @@ def test_translate_cuts_a_long_source_to_the_transformers_positions():
     for beam in (1, 2):
         out = translate(ckpt.model, ckpt.tokenizer, [src, "I am a student."], beam=beam)
         assert out[0] and out[1] == "Je suis étudiant."
+
+
+def test_nbest_is_the_whole_beam_best_first_and_its_head_is_the_translation():
+    ckpt = load(ASSETS / "transformer-en-fr")
+    sents = ["I am a student.", "The cat sleeps on the old red sofa.", "Where is the station?"]
+    top = translate(ckpt.model, ckpt.tokenizer, sents, beam=4, alpha=1.0)
+    beams = translate(ckpt.model, ckpt.tokenizer, sents, beam=4, alpha=1.0, nbest=True)
+    for best, hyps in zip(top, beams):
+        assert len(hyps) == 4 and hyps[0][0] == best
+        scores = [score for _, _, score in hyps]
+        assert scores == sorted(scores, reverse=True) and all(lp <= 0 for _, lp, _ in hyps)
+    with pytest.raises(ValueError):
+        translate(ckpt.model, ckpt.tokenizer, sents, beam=1, nbest=True)
 
 
 def test_beam_and_alpha_are_chosen_by_validation_bleu_and_ties_keep_the_cheaper_setting(monkeypatch):
