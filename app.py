@@ -695,8 +695,8 @@ def _models_table(reg, lang: str = "en") -> pd.DataFrame:
 
 _BERT_RUNS = {  # what each BERT button runs; bert_fill_view calls the same function for "bert"
     "fill": lambda a, b, k, name: inf.fill_mask(a, k, b, name=name),
-    "nsp": lambda a, b, k, name: inf.nsp(a, b, name=name),
-    "encode": lambda a, b, k, name: inf.encode_bert(a, b, name=name),
+    "nsp": lambda a, b, k, name: inf.nsp(a, b, name=name, top_k=k),
+    "encode": lambda a, b, k, name: inf.encode_bert(a, b, name=name, top_k=k),
 }
 
 

@@ -259,6 +259,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{word}** in {model} ({source}): cosine between contexts from {lo:.3f} to {hi:.3f}.",
         "ko": "{model}({source})의 **{word}**: 문맥 사이 코사인 유사도 {lo:.3f} ~ {hi:.3f}.",
     },
+    "ctx.summary_two": {
+        "en": "**{word}** in {model} ({source}): cosine between the two contexts {cos:.3f}.",
+        "ko": "{model}({source})의 **{word}**: 두 문맥 사이 코사인 유사도 {cos:.3f}.",
+    },
     "ctx.summary_one": {
         "en": "**{word}** in {model} ({source}): one context, whose cosine with the static embedding is {static:.3f}.",
         "ko": "{model}({source})의 **{word}**: 문맥 하나. 정적 임베딩과의 코사인 유사도는 {static:.3f}.",

@@ -482,19 +482,23 @@ def fill_mask(text: str, top_k: int = 5, text_b: str | None = None, name: str = 
     return res
 
 
-def nsp(text_a: str, text_b: str, name: str = "bert", reg: Registry | None = None) -> BertResult:
-    """Next-sentence prediction: P(IsNext) and P(NotNext) for sentence B after sentence A."""
+def nsp(text_a: str, text_b: str, name: str = "bert", reg: Registry | None = None, top_k: int = 5) -> BertResult:
+    """Next-sentence prediction: P(IsNext) and P(NotNext) for sentence B after sentence A (and the
+    top-k predictions of any [MASK] in them, from the same pass)."""
     reg = reg or registry()
     ckpt = reg.get(name, "bert")
+    top_k = check_int(top_k, "top-k", 1, MAX_TOP_K)
     a, notices = clean_text(text_a, "first sentence")
     b, more = clean_text(text_b, "second sentence")
-    return _run_bert(ckpt, a, b, 5, notices + more)
+    return _run_bert(ckpt, a, b, top_k, notices + more)
 
 
-def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> BertResult:
-    """BERT's tokens, attention and vectors for any text (no [MASK] needed)."""
+def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None,
+                top_k: int = 5) -> BertResult:
+    """BERT's tokens, attention and vectors for any text (no [MASK] needed; any there get top-k predictions)."""
+    top_k = check_int(top_k, "top-k", 1, MAX_TOP_K)
     a, b, notices = _bert_inputs(text, text_b)
-    return _run_bert((reg or registry()).get(name, "bert"), a, b, 5, notices)
+    return _run_bert((reg or registry()).get(name, "bert"), a, b, top_k, notices)
 
 
 def bert_tokens(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> list[str]:

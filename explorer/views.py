@@ -144,7 +144,10 @@ def write_downloads(stem: str, record, tables: dict[str, pd.DataFrame],
     paths[0].write_bytes(orjson.dumps(jsonable(record)))
     for name, table in tables.items():
         paths.append(folder / f"{stem}-{_safe(name)}.csv")
-        table.to_csv(paths[-1], encoding="utf-8")
+        # row labels only where they mean something (tokens, layers), not pandas' 0, 1, 2 …; a byte-order
+        # mark, so that Excel reads the Korean and French tokens as UTF-8 (pandas and csv's utf-8-sig skip it)
+        labelled = table.index.name is not None or not table.index.equals(pd.RangeIndex(len(table)))
+        table.to_csv(paths[-1], encoding="utf-8-sig", index=labelled)
     if figs:
         paths.append(folder / f"{stem}-figures.html")
         paths[-1].write_text(figures_html(stem, figs, lang), encoding="utf-8")
@@ -404,7 +407,9 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     table = localized(table, lang)
     off = r.similarity[~np.eye(len(r.sentences), dtype=bool)]
     source = t(f"ctx.source.{r.source}", lang)  # which vectors, in the switch's language
-    if off.size:
+    if off.size == 2:  # two sentences: one cosine, not a range
+        lead = [t("ctx.summary_two", lang, word=md(r.word), model=md(r.model), source=md(source), cos=float(off[0]))]
+    elif off.size:
         lead = [t("ctx.summary", lang, word=md(r.word), model=md(r.model), source=md(source), lo=float(off.min()),
                   hi=float(off.max()))]
     else:  # one sentence: no second context to compare with

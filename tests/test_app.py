@@ -1,6 +1,7 @@
 """app.py's handlers called directly on the shipped checkpoints: the figures, tables, downloads
 and API JSON carry exactly the inference records' numbers; user errors become a gr.Error with
 the message (never a traceback); a broken checkpoint still lets the app build and names the file."""
+import csv
 import html
 import json
 import re
@@ -213,6 +214,14 @@ def test_downloads_hold_the_same_numbers():
     assert list(cross.index) == v.record.target_tokens
     scores = pd.read_csv(files["transformer-en-fr-dec_self_scores-L1H2.csv"], index_col=0).to_numpy()
     assert np.isneginf(scores[0, 1:]).all()  # the CSV keeps -inf where the mask hid a key
+    raw = files["transformer-en-fr-cross-L1H2.csv"].read_bytes()  # a BOM, so Excel reads the tokens as UTF-8
+    assert raw.startswith(b"\xef\xbb\xbf" + "query \\ key,".encode())
+    b = app.bert_model_view("fill", "bert", "I am a [MASK] .", "", 5, 1, 1)
+    (fill,) = [f for f in b.files if f.endswith("-fill_mask.csv")]
+    with open(fill, encoding="utf-8-sig", newline="") as f:  # a plain table: no pandas 0, 1, 2 … column
+        rows = list(csv.reader(f))
+    assert rows[0][0] == b.masks.columns[0] != "" and len(rows) == 6 and rows[1][:2] == [str(v) for v in
+                                                                                        b.masks.iloc[0, :2]]
     page = files["transformer-en-fr-figures.html"].read_text(encoding="utf-8")
     assert not re.search(r"<script[^>]*\bsrc=", page) and len(page) > 1_000_000  # plotly.js inlined: offline
     assert page.count('class="plotly-graph-div"') == 7
@@ -239,6 +248,10 @@ def test_bert_fill_and_nsp_views():
     n = app.bert_model_view("nsp", "bert", "the man went to the store .", b, 5, 1, 1)
     assert n.record.is_next == inf.nsp("the man went to the store .", b).is_next
     assert "P(IsNext)" in n.nsp_text and v.files
+    # every button reads the same top-k box: NSP and "tokens only" used to redraw the predictions at 5
+    for action in ("fill", "nsp", "encode"):
+        k = app.bert_model_view(action, "bert", "I am a [MASK] .", "she teaches math .", 9, 1, 1)
+        assert [len(m.predictions) for m in k.record.masks] == [9] and len(k.masks) == 9
 
 
 @needs

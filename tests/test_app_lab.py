@@ -289,6 +289,10 @@ def test_contextual_view_defaults_and_numbers():
     np.testing.assert_allclose(z(b.figure), rb.similarity)
     assert b.figure.layout.title.text.endswith("bert: BERT last layer") and "(BERT last layer)" in b.text
     assert read_json(b.files)["sentences"] == rb.sentences
+    # two sentences: their one cosine, not a range "from x to x"
+    assert f"the two contexts {rb.similarity[0, 1]:.3f}." in b.text and " to " not in b.text
+    cosines = pd.read_csv(next(f for f in b.files if f.endswith("-cosines.csv")), index_col=0)
+    assert list(cosines.index) == [1, 2]  # the download keeps its sentence numbers as row labels
     with pytest.raises(gr.Error) as e:
         app._ui_contextual("<b>zzz</b>", "no such word here", "bert", "en")
     assert "<b>" not in e.value.message
