@@ -1051,7 +1051,9 @@ THEME = gr.themes.Default().set(
 SELECTED_TAB = ("#c2410c", "#f97316")  # light, dark: 5.2:1 on white, 6.8:1 on the dark page
 # Focus: Gradio draws none on radios and sliders, and a 1.8:1 ring on text boxes; a keyboard user needs to see it.
 # Downloads: Gradio gives each listed file a "Remove this file" button even in a read-only box, and Enter on it (a
-# keyboard user's Tab lands there) took the file off the list. A heatmap's table of values is out of sight, not out of
+# keyboard user's Tab lands there) took the file off the list; and it cuts a name to one line, so on a phone four
+# files read "transformer-… .csv" (their names now wrap; PAGE_JS names each link by its file, not only its size, for
+# a screen reader). A heatmap's table of values is out of sight, not out of
 # a screen reader's reach (figures.VALUE_TABLES_CSS).
 CSS = """
 .gradio-container { word-break: keep-all; overflow-wrap: break-word; }
@@ -1061,6 +1063,10 @@ CSS = """
 .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .dark .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .ae-downloads .label-clear-button { display: none; }
+.ae-downloads tr.file > td:last-child { display: none; }
+.ae-downloads td.download { width: 7em; text-align: right; }
+.ae-downloads .filename { flex-wrap: wrap; }
+.ae-downloads .filename .stem { white-space: normal; overflow-wrap: anywhere; text-overflow: clip; }
 %s
 html[lang="ko"] .toast-title.warning { font-size: 0; }
 html[lang="ko"] .toast-title.warning > * { font-size: var(--text-lg); }
@@ -1140,7 +1146,16 @@ PAGE_JS = """() => {
     }
     more(v);
   };
-  const look = () => { all(hook); document.querySelectorAll('.virtual-table-viewport').forEach(table); };
+  // a download link read only its size ("23.8 KB ⇣"): its name is the file's, then the size
+  const link = a => {
+    const want = `${a.getAttribute('download')}, ${a.textContent.replace('⇣', '').replace(/\s+/g, ' ').trim()}`;
+    if (a.getAttribute('download') && a.getAttribute('aria-label') !== want) a.setAttribute('aria-label', want);
+  };
+  const look = () => {
+    all(hook);
+    document.querySelectorAll('.virtual-table-viewport').forEach(table);
+    document.querySelectorAll('.ae-downloads a[download]').forEach(link);
+  };
   let queued = false;  // one look per frame, however many nodes a redraw adds
   new MutationObserver(() => {
     if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; look(); }); }

@@ -812,6 +812,15 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
             assert abs(f["drawn"] - f["width"]) <= 2, f  # drawn at its element's width, not wider
             assert f["titleFont"] == 15, f
         ui.screenshot("phone", panel.get_by_role("textbox", name="Translation"), tmp_path)
+        # the downloads: every name whole (Gradio cut them all to "transformer-… .csv"), each link named by its file
+        names = ui.page.wait_for_function("""() => {
+          const rows = [...document.querySelectorAll('.ae-downloads tr.file')].filter(r => r.offsetWidth);
+          return rows.length >= 5 && rows.map(r => {
+            const stem = r.querySelector('.stem'), a = r.querySelector('a[download]');
+            return [a.getAttribute('download'), a.getAttribute('aria-label'), stem.scrollWidth <= stem.clientWidth,
+                    stem.getBoundingClientRect().right <= innerWidth]; }); }""", timeout=STEP_MS).json_value()
+        for file, label, whole, inside in names:
+            assert whole and inside and label and label.startswith(file + ", ") and label[-1] == "B", names
 
         ui.page.get_by_role("button", name="More tabs").locator("visible=true").last.click()
         ui.page.locator(".overflow-dropdown button").filter(
