@@ -1169,6 +1169,9 @@ PAGE_JS = """() => {
 # 1,280 px screen two half-width plots (600 px) were drawn in the desktop layout with their labels crowded, and at
 # 200% zoom (a 640 px page) two 280 px plots had Gradio's labels over their titles.
 BESIDE_MIN_PX = 640
+# A dropdown that shares a row: at Gradio's 160 px a phone gave "transformer-en-fr" 80 px beside the arrow, which
+# covered its end; at this width such a row wraps on a phone and stays one row from about 480 px up.
+DROPDOWN_MIN_PX = 220
 
 
 def _depth(reg, name: str | None) -> tuple[int, int]:
@@ -1279,7 +1282,9 @@ def build_demo() -> gr.Blocks:
                 gr.Markdown(load_errors_md("transformer-"))
             t_names = trans_names + sorted(n for n in reg.errors if n.startswith("transformer-"))
             with gr.Row():
-                t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None)
+                # min_width: on a phone the row wraps, where the arrow sat on "transformer-en-f"
+                t_model = L(gr.Dropdown, "common.model", t_names, value=t_names[0] if t_names else None,
+                            min_width=DROPDOWN_MIN_PX)
                 t_beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
             t_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[0], max_lines=3)
             t_btn = L(gr.Button, "common.translate", variant="primary")
@@ -1313,7 +1318,8 @@ def build_demo() -> gr.Blocks:
             L(gr.Markdown, "beam.intro")
             bm_names = vw.translation_models(reg)
             with gr.Row():
-                bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None)
+                bm_model = L(gr.Dropdown, "common.model", bm_names, value=bm_names[0] if bm_names else None,
+                             min_width=DROPDOWN_MIN_PX)
                 bm_beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
             bm_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
             bm_btn = L(gr.Button, "beam.run", variant="primary")
@@ -1413,7 +1419,8 @@ def build_demo() -> gr.Blocks:
                 L(gr.Markdown, "ro.intro")
                 ro_names = bert_names + trans_names
                 with gr.Row():
-                    ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None)
+                    ro_model = L(gr.Dropdown, "ro.model", ro_names, value=ro_names[0] if ro_names else None,
+                                 min_width=DROPDOWN_MIN_PX)
                     ro_depth = _depth(reg, ro_names[0] if ro_names else None)[0]  # rollout through all layers
                     ro_layer = L(Slider, "common.layer", 1, max(ro_depth, 2), value=ro_depth, step=1)
                 ro_text = L(gr.Textbox, "common.sentence", EXAMPLE_EN[1], max_lines=3)
@@ -1449,7 +1456,8 @@ def build_demo() -> gr.Blocks:
             with L(gr.Tab, "tab.qk"):
                 L(gr.Markdown, "qk.intro")
                 with gr.Row():
-                    qk_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1)
+                    qk_model = L(gr.Dropdown, "bert.model", bert_names, value=bert_default, visible=len(bert_names) > 1,
+                                 min_width=DROPDOWN_MIN_PX)
                     qk_first = _safe_initial(vw.query_tokens, QK_SENTENCE, bert_default) if bert_default else None
                     qk_query = L(gr.Dropdown, "qk.query", choices=qk_first or [], value=0, allow_custom_value=True)
                 qk_layer, qk_head = _layer_head_sliders(L, *_depth(reg, bert_default))
@@ -1478,7 +1486,8 @@ def build_demo() -> gr.Blocks:
                                       if r[0] in lab.EXAMPLES and lab.EXAMPLES[r[0]][0] in reg.models else None)
                 with gr.Row():
                     ctx_word = L(gr.Textbox, "ctx.word", "bank", max_lines=1)
-                    ctx_model = L(gr.Dropdown, "ctx.model", ["auto"] + bert_names + trans_names, value="auto")
+                    ctx_model = L(gr.Dropdown, "ctx.model", ["auto"] + bert_names + trans_names, value="auto",
+                                  min_width=DROPDOWN_MIN_PX)
                 ctx_sent = L(gr.Textbox, "ctx.sentences", "\n".join(lab.EXAMPLES["bank"][1]), lines=4, max_lines=10)
                 ctx_btn = L(gr.Button, "ctx.run", variant="primary")
                 ctx_examples = L.examples("contextual", [ctx_word, ctx_sent, ctx_model], ctx_rows)
@@ -1500,7 +1509,7 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     pos_text = L(gr.Textbox, "pos.text", EXAMPLE_EN[0], max_lines=2, scale=3)
                     pos_model = L(gr.Dropdown, "pos.model", trans_names, value=trans_names[0] if trans_names else None,
-                                  scale=1)
+                                  scale=1, min_width=DROPDOWN_MIN_PX)
                 pos_btn = L(gr.Button, "pos.run", variant="primary")
                 pos_md = gr.Markdown()
                 pos_table = L(gr.Plot, "pos.table")
@@ -1522,8 +1531,10 @@ def build_demo() -> gr.Blocks:
                 meta = _safe_initial(vw.snapshot_meta, sn_names[0]) if sn_names else None
                 sn_first = _safe_initial(vw.snapshot_view, sn_names[0]) if meta else None
                 with gr.Row():
-                    sn_model = L(gr.Dropdown, "snap.model", sn_names, value=sn_names[0] if sn_names else None)
-                    sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0)
+                    sn_model = L(gr.Dropdown, "snap.model", sn_names, value=sn_names[0] if sn_names else None,
+                                 min_width=DROPDOWN_MIN_PX)
+                    sn_probe = L(gr.Dropdown, "snap.probe", choices=meta.probes if meta else [], value=0,
+                                 min_width=DROPDOWN_MIN_PX)
                 with gr.Row():
                     sn_k = L(Slider, "snap.slider", 1, max(meta.n_snapshots if meta else 2, 2), step=1,
                              value=meta.n_snapshots if meta else 1, scale=3)

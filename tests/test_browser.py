@@ -821,6 +821,14 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
                     stem.getBoundingClientRect().right <= innerWidth]; }); }""", timeout=STEP_MS).json_value()
         for file, label, whole, inside in names:
             assert whole and inside and label and label.startswith(file + ", ") and label[-1] == "B", names
+        # the model's name clear of the dropdown's arrow (at Gradio's 160 px the arrow sat on "transformer-en-f")
+        fits = ui.page.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
+          return [...document.querySelectorAll('input[role=combobox]')].filter(e => e.offsetWidth).map(e => {
+            c.font = getComputedStyle(e).font;
+            const room = e.parentElement.querySelector('.icon-wrap').getBoundingClientRect().left
+              - e.getBoundingClientRect().left;
+            return [e.value, c.measureText(e.value).width <= room]; }); }""")
+        assert ["transformer-en-fr", True] in fits, fits
 
         ui.page.get_by_role("button", name="More tabs").locator("visible=true").last.click()
         ui.page.locator(".overflow-dropdown button").filter(
