@@ -223,7 +223,10 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     # decoding steps are whole numbers: no tick at 1.5
     fig.update_xaxes(title_text=_esc(w["target_step"]), tickmode="linear", tick0=0, dtick=whole_dtick(steps),
                      range=[0.5, steps + 0.5], row=2, col=1)
-    fig.update_yaxes(title_text=_esc(w["entropy_nats"]), rangemode="tozero", row=2, col=1)
+    # room above the highest uniform line for its label: no row's entropy exceeds log S, so nothing is drawn
+    # there (autorange ended at the line, and the label sat on scaled dot's near-uniform points)
+    fig.update_yaxes(title_text=_esc(w["entropy_nats"]), rangemode="tozero", row=2, col=1,
+                     **({"range": [0, max(uniform) * UNIFORM_HEADROOM]} if uniform else {}))
     tokens = [t for r in results for k in ("source_tokens", "target_tokens") for t in _field(r, k)]
     fig.update_layout(height=height, margin={"t": 100, "b": 90}, legend={"orientation": "h", "y": -0.12},
                       title=_title("", tokens, w), font={"size": BASE_FONT})
@@ -231,6 +234,9 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     longest = max((len(str(t)) for r in results for t in _field(r, "source_tokens")), default=0)
     return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest,  # its steps: fewer ticks, not jammed
                    narrow_layout={"legend.y": -0.03, f"xaxis{n + 1}.dtick": whole_dtick(steps, 8)})
+
+
+UNIFORM_HEADROOM = 1.2  # the entropy axis ends this far above log S: a band for the uniform line's label
 
 
 # ----------------------------------------------------------------------------- 2. BLEU by length
