@@ -1063,7 +1063,7 @@ CSS = """
 .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .dark .gradio-container button[role="tab"][aria-selected="true"] { color: %s; }
 .ae-downloads .label-clear-button { display: none; }
-.ae-downloads tr.file > td:last-child { display: none; }
+.ae-downloads tr.file > td:has(> .label-clear-button) { display: none; }
 .ae-downloads td.download { width: 7em; text-align: right; }
 .ae-downloads .filename { flex-wrap: wrap; }
 .ae-downloads .filename .stem { white-space: normal; overflow-wrap: anywhere; text-overflow: clip; }

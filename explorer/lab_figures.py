@@ -30,6 +30,7 @@ PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 # lines told apart by more than colour (orange/green/red run together in protanopia and deuteranopia)
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
 SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "star"]
+UNIFORM_HEADROOM = 1.2  # the entropy axis ends this far above log S: a band for the uniform line's label
 # one hue per family (the comparison that matters), shades within it for its models
 FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
                  "RNN + attention": ["#08519c", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef"],
@@ -234,9 +235,6 @@ def score_functions_figure(results, labels: dict | None = None) -> go.Figure:
     longest = max((len(str(t)) for r in results for t in _field(r, "source_tokens")), default=0)
     return stacked(fig, [220.0] * n + [240.0], gap=100 + 7 * longest,  # its steps: fewer ticks, not jammed
                    narrow_layout={"legend.y": -0.03, f"xaxis{n + 1}.dtick": whole_dtick(steps, 8)})
-
-
-UNIFORM_HEADROOM = 1.2  # the entropy axis ends this far above log S: a band for the uniform line's label
 
 
 # ----------------------------------------------------------------------------- 2. BLEU by length

@@ -182,7 +182,9 @@ class LiveProgress:
     loss_steps: tuple[int, ...]  # the step at the end of each logged interval
     losses: tuple[float, ...]  # mean training cross-entropy (nats/token) over each interval
     source_tokens: tuple[str, ...]  # probe tokens x1..xn </s>: columns of `alignment`
-    target_tokens: tuple[str, ...]  # reference y1..ym </s>: row t is the attention while producing it
+    # the reference y1..ym </s> (or, for a probe outside the grammar, the model's greedy output y1..ym </s>, whose
+    # last row reads "…" where decoding hit its cap without </s>): row t is the attention while producing it
+    target_tokens: tuple[str, ...]
     decoder_input_tokens: tuple[str, ...]  # <s> y1..ym: the decoder's input at each row
     alignment: np.ndarray  # (T, S) cross attention on the probe, teacher-forced on the reference
     translation: str  # the current model's greedy translation of the probe

@@ -97,7 +97,7 @@ def bleu_other_reference(srcs, hyps, refs) -> dict:
     has another, different reference, that other reference (the next one of the source's, in order)
     is scored as if it were the output, beside the model's outputs on the same pairs. Tatoeba keeps
     no two identical translations of one sentence, so the human stand-in never matches by construction:
-    a lower bound for an independent translator, who might."""
+    likely an underestimate of an independent translator, who might."""
     grouped: dict[str, list[str]] = {}
     for s, r in zip(srcs, refs):
         grouped.setdefault(s, []).append(r)

@@ -536,6 +536,11 @@ def test_positional_encoding_table_and_sentence(ui, tmp_path):
     summary = panel.get_by_text(re.compile(r"^transformer-\S+ \(d_model = \d+\): "
                                            r"mean ‖embedding·√d‖ = \d+\.\d\d, ‖PE‖ = \d+\.\d\d\.$"))
     expect(summary).to_be_visible()
+    # a list of one file: Gradio draws no remove button's cell there, so the link's own cell must stay shown
+    link = panel.locator(".ae-downloads a[download]")
+    expect(link).to_have_count(1)
+    expect(link).to_be_visible()
+    assert link.get_attribute("aria-label").startswith(link.get_attribute("download") + ", ")
 
     ui.screenshot("positional", summary, tmp_path)
     ui.assert_clean()
