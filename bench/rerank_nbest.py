@@ -32,7 +32,7 @@ from sacrebleu.metrics import BLEU, CHRF
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from models import data  # noqa: E402
 from models.checkpoint import load  # noqa: E402
-from models.evaluate import heldout_pairs, translate  # noqa: E402
+from models.evaluate import heldout_pairs, references_by_source, translate  # noqa: E402
 from models.tokenizers import special_ids  # noqa: E402
 
 
@@ -79,9 +79,7 @@ def main(argv=None):
     ckpt = load(args.checkpoint)
     alpha = ckpt.length_penalty if args.alpha is None else args.alpha
     pairs = heldout_pairs(ckpt, args.data_dir, args.split)
-    refs_of: dict[str, list[str]] = {}
-    for s, r in pairs:
-        refs_of.setdefault(s, []).append(r)
+    refs_of = references_by_source(*zip(*pairs))
     sources = list(refs_of)
     nbest = dict(zip(sources, translate(ckpt.model, ckpt.tokenizer, sources, beam=args.beam, alpha=alpha,
                                         nbest=True, progress=True)))

@@ -50,16 +50,14 @@ def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int =
         rows = [e.ids[: max_len - 1] + [sp["eos"]] for e in enc]
         src = data.pad(rows, sp["pad"]).to(device)
         limit = min(max_len, int(src.size(1) * 1.5) + 10)
-        if nbest:
-            for i, hyps in zip(idx, beam_search(model, src, sp["bos"], sp["eos"], limit, beam, alpha)):
-                out[i] = [(tok.decode(list(h.tokens)), h.logprob, h.score) for h in hyps]
-            continue
         if beam > 1:
-            ids = [h[0].tokens for h in beam_search(model, src, sp["bos"], sp["eos"], limit, beam, alpha)]
+            beams = beam_search(model, src, sp["bos"], sp["eos"], limit, beam, alpha)
+            for i, hyps in zip(idx, beams):
+                out[i] = ([(tok.decode(list(h.tokens)), h.logprob, h.score) for h in hyps] if nbest
+                          else tok.decode(list(hyps[0].tokens)))
         else:
-            ids = greedy(model, src, sp["bos"], sp["eos"], limit)
-        for i, row in zip(idx, ids):
-            out[i] = tok.decode(list(row))
+            for i, row in zip(idx, greedy(model, src, sp["bos"], sp["eos"], limit)):
+                out[i] = tok.decode(list(row))
     return out
 
 
@@ -78,17 +76,23 @@ def bleu_by_length(srcs, hyps, refs) -> list[dict]:
     return rows
 
 
+def references_by_source(srcs, refs) -> dict[str, list[str]]:
+    """Each distinct source's references, in the split's order (Tatoeba gives many sources several)."""
+    grouped: dict[str, list[str]] = {}
+    for s, r in zip(srcs, refs):
+        grouped.setdefault(s, []).append(r)
+    return grouped
+
+
 def bleu_multi_ref(srcs, hyps, refs) -> dict:
     """Context for the pair-level score, not a replacement: Tatoeba gives many sources several
     translations, and the test split scores each pair, so one output meets each reference in
     turn. Here every distinct source counts once (with its first output: decoding is deterministic),
     against all of its references."""
-    grouped: dict[str, tuple[str, list[str]]] = {}
-    for s, h, r in zip(srcs, hyps, refs):
-        grouped.setdefault(s, (h, []))[1].append(r)
-    outs = [h for h, _ in grouped.values()]
-    k = max(len(rs) for _, rs in grouped.values())
-    streams = [[rs[i] if i < len(rs) else None for _, rs in grouped.values()] for i in range(k)]
+    grouped, output = references_by_source(srcs, refs), dict(zip(reversed(srcs), reversed(hyps)))  # the first
+    outs = [output[s] for s in grouped]
+    k = max(len(rs) for rs in grouped.values())
+    streams = [[rs[i] if i < len(rs) else None for rs in grouped.values()] for i in range(k)]
     return {"n_sources": len(grouped), "max_refs": k, "bleu": round(sacrebleu.corpus_bleu(outs, streams).score, 2)}
 
 
@@ -98,16 +102,16 @@ def bleu_other_reference(srcs, hyps, refs) -> dict:
     is scored as if it were the output, beside the model's outputs on the same pairs. Tatoeba keeps
     no two identical translations of one sentence, so the human stand-in never matches by construction:
     likely an underestimate of an independent translator, who might."""
-    grouped: dict[str, list[str]] = {}
-    for s, r in zip(srcs, refs):
-        grouped.setdefault(s, []).append(r)
+    grouped = references_by_source(srcs, refs)
     human, model, kept = [], [], []
     for s, h, r in zip(srcs, hyps, refs):
         rs = grouped[s]
         j = rs.index(r)
         other = next((x for x in rs[j + 1:] + rs[:j] if x != r), None)
         if other is not None:
-            human.append(other), model.append(h), kept.append(r)
+            human.append(other)
+            model.append(h)
+            kept.append(r)
     if not kept:
         return {"n_pairs": 0, "human_bleu": None, "model_bleu": None}
     return {"n_pairs": len(kept), "human_bleu": round(sacrebleu.corpus_bleu(human, [kept]).score, 2),
