@@ -9,7 +9,9 @@ harder than the one the issue's "about 50 BLEU" came from. Not a shipped model: 
     python bench/calibration_baseline.py --data-dir ../shared/data --minutes 8.4   # one GPU
     python bench/calibration_baseline.py --data-dir ../shared/data --smoke         # CPU, seconds
 
-The split is the shipped model's (seed and fractions from assets/transformer-en-fr/metrics.json).
+The split is the shipped model's (seed and fractions from assets/transformer-en-fr/metrics.json);
+`--split pair` cuts the pairs themselves with the same seed and fractions, so a test source may have
+another translation among the training pairs (about half of them do), as a split by pair has it.
 Prints figures and one JSON line; asserts nothing.
 
 On CUDA it turns PyTorch's cuDNN attention backend off, as models/train.py does: that backend builds a
@@ -102,6 +104,9 @@ def main(argv=None):
     ap.add_argument("--max-tokens", type=int, default=24000, help="tokens a batch (source + target, padded)")
     ap.add_argument("--warmup", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split", choices=["source", "pair"], default="source",
+                    help="source: the shipped model's split (sources never seen in training); pair: the pairs "
+                         "shuffled and cut, with the same seed and fractions")
     ap.add_argument("--smoke", action="store_true", help="200 pairs, 20 steps, CPU: the script runs")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -110,10 +115,13 @@ def main(argv=None):
         torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
         torch.backends.cuda.enable_cudnn_sdp(False)  # a plan per new shape (see the docstring)
     meta = json.loads((ROOT / "assets/transformer-en-fr/metrics.json").read_text())["data"]
-    split = data.split_by_source(data.read_pairs(args.data_dir, "en-fr"), meta["split_seed"], meta["valid_frac"],
-                                 meta["test_frac"])
-    oriented, _ = data.oriented_split(split, "en-fr")
-    train, valid, test = oriented["train"], oriented["valid"], oriented["test"]
+    pairs = data.read_pairs(args.data_dir, "en-fr")
+    split, _ = data.translation_split(pairs, "en-fr", meta["split_seed"], meta["valid_frac"], meta["test_frac"],
+                                      args.split)
+    train, valid, test = split["train"], split["valid"], split["test"]
+    seen = {en for en, _ in train}
+    print(f"split by {args.split}: {len(train)} / {len(valid)} / {len(test)} pairs; test pairs whose English "
+          f"source is also a training source: {sum(en in seen for en, _ in test)}", flush=True)
     if args.smoke:
         train, valid, test = train[:200], valid[:20], test[:20]
     tok = train_bpe((s for p in train for s in p), 10000)
@@ -149,7 +157,7 @@ def main(argv=None):
                 break
     seconds = round(time.time() - t0, 1)
     valid_hyps, test_hyps = greedy(model, tok, valid, device), greedy(model, tok, test, device)
-    res = {"params": n_params, "steps": step, "train_seconds": seconds, "steps_per_second": round(step / seconds, 1),
+    res = {"split": args.split, "params": n_params, "steps": step, "train_seconds": seconds, "steps_per_second": round(step / seconds, 1),
            "device": str(device), "valid_first_1000_greedy_bleu": bleu(valid_hyps[:1000], valid[:1000]),
            "valid_greedy_bleu": bleu(valid_hyps, valid), "test_greedy_bleu": bleu(test_hyps, test),
            "n_valid": len(valid), "n_test": len(test)}

@@ -72,6 +72,27 @@ def split_by_source(pairs, seed: int, valid_frac: float, test_frac: float):
     return split
 
 
+def split_by_pair(pairs, seed: int, valid_frac: float, test_frac: float):
+    """The pairs themselves shuffled and cut (not their sources): a validation or test source may have
+    another translation among the training pairs. For comparison with numbers read on such splits
+    only; `split_by_source` is the split of every shipped model."""
+    order = list(range(len(pairs)))
+    random.Random(seed).shuffle(order)
+    n_test, n_valid = max(1, int(len(pairs) * test_frac)), max(1, int(len(pairs) * valid_frac))
+    pick = lambda idx: [pairs[i] for i in idx]  # noqa: E731
+    return {"train": pick(order[n_test + n_valid:]), "valid": pick(order[n_test:n_test + n_valid]),
+            "test": pick(order[:n_test])}
+
+
+def translation_split(pairs, direction: str, seed: int, valid_frac: float, test_frac: float, by: str = "source"):
+    """(split turned to `direction`, pairs dropped from valid and test). by="source": `split_by_source`
+    then `oriented_split`; by="pair": `split_by_pair`, nothing dropped."""
+    if by == "pair":
+        return {k: orient(v, direction) for k, v in split_by_pair(pairs, seed, valid_frac, test_frac).items()}, \
+            {"valid": 0, "test": 0}
+    return oriented_split(split_by_source(pairs, seed, valid_frac, test_frac), direction)
+
+
 def orient(pairs, direction: str):
     """Pairs are stored (english, other); 'ko-en' or 'fr-en' flips them."""
     return [(b, a) for a, b in pairs] if direction.endswith("-en") else list(pairs)

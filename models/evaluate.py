@@ -145,9 +145,8 @@ def heldout_pairs(ckpt, data_dir: Path, split_name: str = "test") -> list[tuple[
     """The checkpoint's own validation or test pairs (recreated from its metrics.json), turned to its
     direction; only sources it never trained on."""
     m = ckpt.metrics["data"]
-    split = data.split_by_source(data.read_pairs(data_dir, m["pair"]), m["split_seed"], m["valid_frac"],
-                                 m["test_frac"])
-    return data.oriented_split(split, m["direction"])[0][split_name]
+    return data.translation_split(data.read_pairs(data_dir, m["pair"]), m["direction"], m["split_seed"], m["valid_frac"],
+                                  m["test_frac"], m.get("split_by", "source"))[0][split_name]
 
 
 def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test",

@@ -361,8 +361,11 @@ def aux_training_pairs(args, split: dict) -> tuple[list, dict]:
 def setup_translation(args, device):
     pair = "en-ko" if "ko" in args.direction else "en-fr"
     pairs = data.read_pairs(args.data_dir, pair)
-    split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)
-    oriented, seen_dropped = data.oriented_split(split, args.direction)
+    if args.split_by == "pair" and args.aux_pairs:
+        raise SystemExit("--split-by pair is for one corpus: --aux-pairs holds out by English sentence")
+    split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)  # aux_training_pairs' too
+    oriented, seen_dropped = data.translation_split(pairs, args.direction, args.split_seed, args.valid_frac,
+                                                    args.test_frac, args.split_by)
     train, valid = oriented["train"], oriented["valid"]
     if args.space_noise and not args.direction.startswith("ko"):
         raise SystemExit("--space-noise respaces Korean sources: it needs --direction ko-en")
@@ -438,6 +441,7 @@ def setup_translation(args, device):
         return {"cross_head_mean": out}
 
     meta = {"pair": pair, "direction": args.direction, "split_seed": args.split_seed, "valid_frac": args.valid_frac,
+            **({"split_by": "pair"} if args.split_by == "pair" else {}),
             "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(oriented["test"]),
             "dropped_seen_sources": seen_dropped,
             "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
@@ -681,6 +685,10 @@ def parse(argv=None):
     ap.add_argument("--attention", default="additive", choices=["none", "dot", "scaled_dot", "general", "additive"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--split-seed", type=int, default=0)
+    ap.add_argument("--split-by", choices=["source", "pair"], default="source",
+                    help="translation: hold out English sources (default; every shipped model), or the pairs "
+                         "themselves, so that a test source may have another translation in training (a split of "
+                         "the kind issue 3's calibration figure was read on; for comparison only)")
     ap.add_argument("--valid-frac", type=float, default=VALID_FRAC)
     ap.add_argument("--test-frac", type=float, default=TEST_FRAC)
     ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")

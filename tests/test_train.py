@@ -37,6 +37,29 @@ def test_translation_split_is_deterministic_and_disjoint():
     assert not (src["train"] & src["test"]) and not (src["train"] & src["valid"])
 
 
+def test_a_split_by_pair_partitions_the_pairs_and_evaluate_reads_the_same_one(tmp_path):
+    """--split-by pair (for comparison with figures read on such splits): every pair in exactly one
+    part, deterministic, sources shared between parts allowed; the checkpoint records it and
+    models.evaluate recreates that split, not the by-source one."""
+    from models import data
+    from models.evaluate import heldout_pairs
+    pairs = [(f"Sentence {i // 2}.", f"Phrase {i}.") for i in range(400)]  # every source twice
+    split, dropped = data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")
+    assert split == data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")[0] and dropped == {"valid": 0, "test": 0}
+    assert sorted(split["train"] + split["valid"] + split["test"]) == sorted(pairs)
+    assert (len(split["valid"]), len(split["test"])) == (40, 40)
+    assert {s for s, _ in split["train"]} & {s for s, _ in split["test"]}  # what a split by source never has
+    folder = train.main(["transformer", "--smoke", "--split-by", "pair", "--valid-frac", "0.1", "--test-frac", "0.1",
+                         "--out", str(tmp_path / "run"), "--device", "cpu", "--max-steps", "2"])
+    ck = load(folder)
+    assert ck.metrics["data"]["split_by"] == "pair"
+    fixture_pairs = data.read_pairs(train.FIXTURES, "en-fr")
+    m = ck.metrics["data"]
+    by_pair = data.split_by_pair(fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
+    assert heldout_pairs(ck, train.FIXTURES, "test") == by_pair != data.split_by_source(
+        fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
+
+
 def test_no_validation_or_test_source_is_a_training_source_in_either_direction():
     """The split groups by English; into English, a Korean sentence with two English translations
     must not be a training source and a test source at once (the pair is dropped from the test), nor a
