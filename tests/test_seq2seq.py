@@ -99,6 +99,8 @@ def test_output_does_not_depend_on_padding(kw):
 
 @pytest.mark.parametrize("kw", VARIANTS.values(), ids=VARIANTS.keys())
 def test_step_by_step_equals_teacher_forcing(kw):
+    """forward loops over step, so what this adds to test_decoder_is_its_paper_written_out is that the
+    state and memory follow a reordering of the batch, as beam search does."""
     model = make(**kw).eval()
     src, tgt_in, _ = batch([SHORT, LONG])
     full = model(src, tgt_in, need_weights=True)
@@ -118,6 +120,54 @@ def test_step_by_step_equals_teacher_forcing(kw):
             torch.testing.assert_close(flipped, logits[flip], atol=1e-5, rtol=1e-5)
         if full.trace.cross is not None:
             torch.testing.assert_close(attn, full.trace.cross[:, 0, 0, t], atol=1e-5, rtol=1e-5)
+
+
+def reference_logits(model: Seq2Seq, src, tgt_in):
+    """The three decoders written out from their papers, apart from Seq2Seq.step (which forward loops
+    over, so comparing those two alone would test nothing). Shared with the model: its parameters, its
+    encoder (`start`, tested above) and its score functions (checked against their formulas in
+    test_attention). Sutskever et al. 2014: one LSTM run over the whole target at once, from the
+    encoder's final state. Bahdanau et al. 2015: c_t from the previous state s_{t-1}, the LSTM reads
+    [E y_{t-1}; c_t], the output layer [s_t; c_t; E y_{t-1}]. Luong et al. 2015: the LSTM reads
+    [E y_{t-1}; h~_{t-1}] (input feeding, h~_0 = 0), c_t from h_t, h~_t = tanh(W_c [c_t; h_t])."""
+    cfg = model.config
+    enc, mask, h0, c0 = model.start(src)
+    state = (h0.transpose(0, 1).contiguous(), c0.transpose(0, 1).contiguous())  # (L, B, d)
+    emb = model.tgt_emb(tgt_in)  # (B, T, d_emb)
+    if cfg.attention == "none":
+        top, _ = model.decoder(emb, state)  # (B, T, d): the whole target in one call
+        return model.out(top)
+
+    def context(query):  # softmax over the real source tokens, then the weighted sum of enc
+        weights = torch.softmax(model.score(query, enc).masked_fill(~mask, float("-inf")), dim=-1)  # (B, S)
+        return (weights[:, :, None] * enc).sum(1)  # (B, d)
+
+    logits, h_tilde = [], torch.zeros(src.size(0), cfg.d_hidden)
+    for t in range(tgt_in.size(1)):
+        y = emb[:, t]
+        if cfg.attention == "additive":
+            c_t = context(state[0][-1])  # s_{t-1}: the top layer's state before reading y_{t-1}
+            top, state = model.decoder(torch.cat([y, c_t], -1)[:, None], state)
+            out = torch.tanh(model.combine(torch.cat([top[:, 0], c_t, y], -1)))
+        else:
+            top, state = model.decoder(torch.cat([y, h_tilde], -1)[:, None], state)
+            c_t = context(top[:, 0])  # h_t
+            out = h_tilde = torch.tanh(model.combine(torch.cat([c_t, top[:, 0]], -1)))
+        logits.append(model.out(out))
+    return torch.stack(logits, 1)
+
+
+@pytest.mark.parametrize("kw", VARIANTS.values(), ids=VARIANTS.keys())
+def test_decoder_is_its_paper_written_out(kw):
+    model = make(**kw).eval()
+    src, tgt_in, _ = batch([SHORT, LONG])
+    with torch.no_grad():
+        # At the default start the scores differ little between queries, so a wrong query or a missing
+        # input could move the logits by less than the tolerance: larger weights make attention sharp.
+        for w in model.parameters():
+            w.normal_(0, 0.5)
+        torch.testing.assert_close(model(src, tgt_in).logits, reference_logits(model, src, tgt_in),
+                                   atol=1e-5, rtol=1e-5)
 
 
 @pytest.mark.parametrize("attention", ATTENTION)
