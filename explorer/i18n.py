@@ -169,7 +169,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "bert.k": {"en": "top-k", "ko": "상위 k개"},
     "bert.fill": {"en": "Fill [MASK]", "ko": "[MASK] 채우기"},
     "bert.nsp": {"en": "Is B the next sentence?", "ko": "B가 다음 문장일까?"},
-    "bert.enc": {"en": "Tokens and attention only", "ko": "토큰과 어텐션만 보기"},
+    "bert.enc": {"en": "Tokens and attention (no [MASK] needed)", "ko": "토큰과 어텐션 보기 ([MASK] 없이도)"},
     "bert.tokens": {"en": "WordPiece tokens", "ko": "WordPiece 토큰"},
     "bert.masks": {"en": "Fill-mask predictions", "ko": "[MASK] 예측"},
     "bert.topk": {"en": "Top-k per [MASK]", "ko": "[MASK]별 상위 k개"},
