@@ -79,9 +79,8 @@ def split_by_pair(pairs, seed: int, valid_frac: float, test_frac: float):
     order = list(range(len(pairs)))
     random.Random(seed).shuffle(order)
     n_test, n_valid = max(1, int(len(pairs) * test_frac)), max(1, int(len(pairs) * valid_frac))
-    pick = lambda idx: [pairs[i] for i in idx]  # noqa: E731
-    return {"train": pick(order[n_test + n_valid:]), "valid": pick(order[n_test:n_test + n_valid]),
-            "test": pick(order[:n_test])}
+    parts = {"test": order[:n_test], "valid": order[n_test:n_test + n_valid], "train": order[n_test + n_valid:]}
+    return {k: [pairs[i] for i in idx] for k, idx in parts.items()}
 
 
 def translation_split(pairs, direction: str, seed: int, valid_frac: float, test_frac: float, by: str = "source"):

@@ -6,7 +6,8 @@
 Translation: sacreBLEU BLEU and chrF, and BLEU by source-length bucket (the figure of
 Bahdanau et al. 2015, fig. 2, that shows the fixed-vector bottleneck hurting long sentences);
 for context, multi-reference BLEU, and what another of a source's human translations reads
-against each reference (`bleu_other_reference`).
+against each reference (`bleu_other_reference`); for a checkpoint trained on a split by pair
+(`--split-by pair`), BLEU apart on the pairs whose source is also a training source (`bleu_by_seen_source`).
 BERT: masked-LM top-1 accuracy on masked positions (15% of tokens, all replaced by [MASK])
 and NSP accuracy with negatives from other documents of the same corpus.
 """
@@ -141,12 +142,27 @@ def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_s
             "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
 
 
-def heldout_pairs(ckpt, data_dir: Path, split_name: str = "test") -> list[tuple[str, str]]:
-    """The checkpoint's own validation or test pairs (recreated from its metrics.json), turned to its
-    direction; only sources it never trained on."""
+def checkpoint_split(ckpt, data_dir: Path) -> dict:
+    """The checkpoint's own train/valid/test pairs (recreated from its metrics.json), turned to its direction."""
     m = ckpt.metrics["data"]
-    return data.translation_split(data.read_pairs(data_dir, m["pair"]), m["direction"], m["split_seed"], m["valid_frac"],
-                                  m["test_frac"], m.get("split_by", "source"))[0][split_name]
+    return data.translation_split(data.read_pairs(data_dir, m["pair"]), m["direction"], m["split_seed"],
+                                  m["valid_frac"], m["test_frac"], m.get("split_by", "source"))[0]
+
+
+def heldout_pairs(ckpt, data_dir: Path, split_name: str = "test") -> list[tuple[str, str]]:
+    """The checkpoint's validation or test pairs: sources it never trained on, unless it was trained on a
+    split by pair (--split-by pair)."""
+    return checkpoint_split(ckpt, data_dir)[split_name]
+
+
+def bleu_by_seen_source(srcs, hyps, refs, seen: set) -> dict:
+    """A split by pair, read in two parts: the pairs whose source is also a training source (with another
+    translation there) and the rest."""
+    parts = {}
+    for name, flag in (("seen", True), ("unseen", False)):
+        idx = [i for i, s in enumerate(srcs) if (s in seen) == flag]
+        parts[name] = {"n": len(idx), **bleu_chrf([hyps[i] for i in idx], [refs[i] for i in idx])} if idx else {"n": 0}
+    return parts
 
 
 def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: float = 0.6, split_name="test",
@@ -162,6 +178,9 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
            "bleu_by_length": bleu_by_length(srcs, hyps, refs), "bleu_multi_ref": bleu_multi_ref(srcs, hyps, refs),
            "bleu_other_reference": bleu_other_reference(srcs, hyps, refs)}
     res["seconds_cpu" if device == "cpu" else f"seconds_{device}"] = round(time.time() - t0, 1)
+    if ckpt.metrics["data"].get("split_by") == "pair":
+        seen = {s for s, _ in checkpoint_split(ckpt, data_dir)["train"]}
+        res["bleu_by_seen_source"] = bleu_by_seen_source(srcs, hyps, refs, seen)
     return res
 
 

@@ -363,13 +363,13 @@ def setup_translation(args, device):
     pairs = data.read_pairs(args.data_dir, pair)
     if args.split_by == "pair" and args.aux_pairs:
         raise SystemExit("--split-by pair is for one corpus: --aux-pairs holds out by English sentence")
-    split = data.split_by_source(pairs, args.split_seed, args.valid_frac, args.test_frac)  # aux_training_pairs' too
     oriented, seen_dropped = data.translation_split(pairs, args.direction, args.split_seed, args.valid_frac,
                                                     args.test_frac, args.split_by)
     train, valid = oriented["train"], oriented["valid"]
     if args.space_noise and not args.direction.startswith("ko"):
         raise SystemExit("--space-noise respaces Korean sources: it needs --direction ko-en")
-    aux, aux_meta = aux_training_pairs(args, split)
+    aux, aux_meta = aux_training_pairs(args, data.split_by_source(pairs, args.split_seed, args.valid_frac,
+                                                                 args.test_frac) if args.aux_pairs else {})
     if args.smoke:
         train, valid, aux = train[:200], valid[:20], aux[:200]
     n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
@@ -687,8 +687,8 @@ def parse(argv=None):
     ap.add_argument("--split-seed", type=int, default=0)
     ap.add_argument("--split-by", choices=["source", "pair"], default="source",
                     help="translation: hold out English sources (default; every shipped model), or the pairs "
-                         "themselves, so that a test source may have another translation in training (a split of "
-                         "the kind issue 3's calibration figure was read on; for comparison only)")
+                         "themselves, so that a test source may have another translation in training (the kind "
+                         "of split issue 3's calibration figure may have been read on; for comparison only)")
     ap.add_argument("--valid-frac", type=float, default=VALID_FRAC)
     ap.add_argument("--test-frac", type=float, default=TEST_FRAC)
     ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
@@ -759,6 +759,8 @@ def parse(argv=None):
         ap.error("--nsp-weight is a BERT option")
     if args.nsp_weight < 0:
         ap.error(f"--nsp-weight must be at least 0 (got {args.nsp_weight})")
+    if args.split_by != "source" and args.arch == "bert":
+        ap.error("--split-by is a translation option (BERT holds out the translation split's English sentences)")
     if args.qk_norm and args.arch != "bert":
         ap.error("--qk-norm is a BERT option")
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,

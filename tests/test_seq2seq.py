@@ -128,8 +128,10 @@ def reference_logits(model: Seq2Seq, src, tgt_in):
     encoder (`start`, tested above) and its score functions (checked against their formulas in
     test_attention). Sutskever et al. 2014: one LSTM run over the whole target at once, from the
     encoder's final state. Bahdanau et al. 2015: c_t from the previous state s_{t-1}, the LSTM reads
-    [E y_{t-1}; c_t], the output layer [s_t; c_t; E y_{t-1}]. Luong et al. 2015: the LSTM reads
-    [E y_{t-1}; h~_{t-1}] (input feeding, h~_0 = 0), c_t from h_t, h~_t = tanh(W_c [c_t; h_t])."""
+    [E y_{t-1}; c_t], the output layer [s_t; c_t; E y_{t-1}] (the model's choice: the paper's appendix
+    A.2.2 feeds s_{t-1} to a maxout layer, with a GRU where this model has an LSTM and tanh). Luong et
+    al. 2015: the LSTM reads [E y_{t-1}; h~_{t-1}] (input feeding, h~_0 = 0), c_t from h_t,
+    h~_t = tanh(W_c [c_t; h_t]) (eq. 5)."""
     cfg = model.config
     enc, mask, h0, c0 = model.start(src)
     state = (h0.transpose(0, 1).contiguous(), c0.transpose(0, 1).contiguous())  # (L, B, d)
@@ -142,7 +144,7 @@ def reference_logits(model: Seq2Seq, src, tgt_in):
         weights = torch.softmax(model.score(query, enc).masked_fill(~mask, float("-inf")), dim=-1)  # (B, S)
         return (weights[:, :, None] * enc).sum(1)  # (B, d)
 
-    logits, h_tilde = [], torch.zeros(src.size(0), cfg.d_hidden)
+    logits, h_tilde = [], enc.new_zeros(src.size(0), cfg.d_hidden)
     for t in range(tgt_in.size(1)):
         y = emb[:, t]
         if cfg.attention == "additive":
@@ -159,15 +161,15 @@ def reference_logits(model: Seq2Seq, src, tgt_in):
 
 @pytest.mark.parametrize("kw", VARIANTS.values(), ids=VARIANTS.keys())
 def test_decoder_is_its_paper_written_out(kw):
-    model = make(**kw).eval()
+    model = make(**kw).double().eval()  # float64: a tolerance far below any wiring mistake's effect
     src, tgt_in, _ = batch([SHORT, LONG])
     with torch.no_grad():
         # At the default start the scores differ little between queries, so a wrong query or a missing
-        # input could move the logits by less than the tolerance: larger weights make attention sharp.
+        # input could move the logits by little: larger weights make attention sharp.
         for w in model.parameters():
             w.normal_(0, 0.5)
         torch.testing.assert_close(model(src, tgt_in).logits, reference_logits(model, src, tgt_in),
-                                   atol=1e-5, rtol=1e-5)
+                                   atol=1e-10, rtol=1e-9)
 
 
 @pytest.mark.parametrize("attention", ATTENTION)

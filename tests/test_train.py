@@ -42,15 +42,18 @@ def test_a_split_by_pair_partitions_the_pairs_and_evaluate_reads_the_same_one(tm
     part, deterministic, sources shared between parts allowed; the checkpoint records it and
     models.evaluate recreates that split, not the by-source one."""
     from models import data
-    from models.evaluate import heldout_pairs
-    pairs = [(f"Sentence {i // 2}.", f"Phrase {i}.") for i in range(400)]  # every source twice
+    from models.evaluate import bleu_by_seen_source, heldout_pairs, translation_test
+    pairs = [(f"Sentence {i // 2}.", f"Voici la phrase numéro {i} de ce test.") for i in range(400)]  # sources twice
     split, dropped = data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")
-    assert split == data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")[0] and dropped == {"valid": 0, "test": 0}
+    assert split == data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")[0]
+    assert dropped == {"valid": 0, "test": 0}
     assert sorted(split["train"] + split["valid"] + split["test"]) == sorted(pairs)
     assert (len(split["valid"]), len(split["test"])) == (40, 40)
     assert {s for s, _ in split["train"]} & {s for s, _ in split["test"]}  # what a split by source never has
     folder = train.main(["transformer", "--smoke", "--split-by", "pair", "--valid-frac", "0.1", "--test-frac", "0.1",
                          "--out", str(tmp_path / "run"), "--device", "cpu", "--max-steps", "2"])
+    with pytest.raises(SystemExit):  # BERT holds out the translation split's English sentences, by source
+        train.parse(["bert", "--smoke", "--split-by", "pair", "--out", str(tmp_path / "bert")])
     ck = load(folder)
     assert ck.metrics["data"]["split_by"] == "pair"
     fixture_pairs = data.read_pairs(train.FIXTURES, "en-fr")
@@ -58,6 +61,17 @@ def test_a_split_by_pair_partitions_the_pairs_and_evaluate_reads_the_same_one(tm
     by_pair = data.split_by_pair(fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
     assert heldout_pairs(ck, train.FIXTURES, "test") == by_pair != data.split_by_source(
         fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
+    res = translation_test(ck, train.FIXTURES, beam=1, progress=False)
+    seen = {s for s, _ in data.split_by_pair(fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["train"]}
+    parts = res["bleu_by_seen_source"]
+    assert parts["seen"]["n"] == sum(s in seen for s, _ in by_pair)
+    assert parts["seen"]["n"] + parts["unseen"]["n"] == res["n"]
+    # the fixture's sources are all distinct, so its parts are all "unseen": the synthetic split has both
+    srcs, refs = [s for s, _ in split["test"]], [t for _, t in split["test"]]
+    hyps = [t if s in {s for s, _ in split["train"]} else "wrong" for s, t in split["test"]]
+    parts = bleu_by_seen_source(srcs, hyps, refs, {s for s, _ in split["train"]})
+    assert parts["seen"]["n"] > 0 and parts["unseen"]["n"] > 0 and parts["seen"]["n"] + parts["unseen"]["n"] == 40
+    assert parts["seen"]["bleu"] == 100 and parts["unseen"]["bleu"] < 1
 
 
 def test_no_validation_or_test_source_is_a_training_source_in_either_direction():
