@@ -33,7 +33,6 @@ import sys
 import time
 from pathlib import Path
 
-import sacrebleu
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -41,6 +40,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from models import data  # noqa: E402
+from models.evaluate import bleu_by_seen_source, bleu_chrf  # noqa: E402
 from models.tokenizers import special_ids, train_bpe  # noqa: E402
 from models.transformer import sinusoidal_positions  # noqa: E402
 
@@ -99,7 +99,7 @@ def greedy(model, tok, pairs, device, batch_size=256) -> list[str]:
 
 
 def bleu(hyps, pairs) -> float:
-    return round(sacrebleu.corpus_bleu(hyps, [[t for _, t in pairs]]).score, 2)
+    return bleu_chrf(hyps, [t for _, t in pairs])["bleu"]
 
 
 def main(argv=None):
@@ -162,19 +162,14 @@ def main(argv=None):
                 break
     seconds = round(time.time() - t0, 1)
     valid_hyps, test_hyps = greedy(model, tok, valid, device), greedy(model, tok, test, device)
-    seen_test = [en in seen for en, _ in test]  # all False for a split by source
-
-    def test_part(seen_source: bool) -> float:
-        keep = [i for i, k in enumerate(seen_test) if k == seen_source]
-        return bleu([test_hyps[i] for i in keep], [test[i] for i in keep])
-
     res = {"split": args.split, "params": n_params, "steps": step, "train_seconds": seconds,
            "steps_per_second": round(step / seconds, 1), "device": str(device),
            "valid_first_1000_greedy_bleu": bleu(valid_hyps[:1000], valid[:1000]),
            "valid_greedy_bleu": bleu(valid_hyps, valid), "test_greedy_bleu": bleu(test_hyps, test),
            "n_valid": len(valid), "n_test": len(test)}
-    if any(seen_test):  # the test pairs whose source is a training source (with another translation), and the rest
-        res["test_greedy_bleu_seen_source"], res["test_greedy_bleu_unseen_source"] = test_part(True), test_part(False)
+    if args.split == "pair":  # the test pairs whose source is a training source (another translation) and the rest
+        res["test_greedy_by_seen_source"] = bleu_by_seen_source([en for en, _ in test], test_hyps,
+                                                                [fr for _, fr in test], seen)
     if device.type == "cuda":
         res["gpu"] = torch.cuda.get_device_name()
     print(json.dumps(res))

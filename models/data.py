@@ -87,8 +87,8 @@ def translation_split(pairs, direction: str, seed: int, valid_frac: float, test_
     """(split turned to `direction`, pairs dropped from valid and test). by="source": `split_by_source`
     then `oriented_split`; by="pair": `split_by_pair`, nothing dropped."""
     if by == "pair":
-        return {k: orient(v, direction) for k, v in split_by_pair(pairs, seed, valid_frac, test_frac).items()}, \
-            {"valid": 0, "test": 0}
+        split = split_by_pair(pairs, seed, valid_frac, test_frac)
+        return {k: orient(v, direction) for k, v in split.items()}, {"valid": 0, "test": 0}
     return oriented_split(split_by_source(pairs, seed, valid_frac, test_frac), direction)
 
 

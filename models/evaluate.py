@@ -169,7 +169,9 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
                      device="cpu", pairs=None) -> dict:
     """BLEU, chrF, BLEU by length and multi-reference BLEU on `split_name` (or on `pairs`, that split's
     `heldout_pairs` read once by a caller that decodes it several times)."""
-    test = heldout_pairs(ckpt, data_dir, split_name) if pairs is None else pairs
+    by_pair = ckpt.metrics["data"].get("split_by") == "pair"
+    split = checkpoint_split(ckpt, data_dir) if pairs is None or by_pair else None  # the corpus read once
+    test = split[split_name] if pairs is None else pairs
     srcs, refs = [s for s, _ in test], [t for _, t in test]
     t0 = time.time()
     hyps = translate(ckpt.model.to(device), ckpt.tokenizer, srcs, beam=beam, progress=progress, alpha=alpha,
@@ -178,9 +180,8 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
            "bleu_by_length": bleu_by_length(srcs, hyps, refs), "bleu_multi_ref": bleu_multi_ref(srcs, hyps, refs),
            "bleu_other_reference": bleu_other_reference(srcs, hyps, refs)}
     res["seconds_cpu" if device == "cpu" else f"seconds_{device}"] = round(time.time() - t0, 1)
-    if ckpt.metrics["data"].get("split_by") == "pair":
-        seen = {s for s, _ in checkpoint_split(ckpt, data_dir)["train"]}
-        res["bleu_by_seen_source"] = bleu_by_seen_source(srcs, hyps, refs, seen)
+    if by_pair:
+        res["bleu_by_seen_source"] = bleu_by_seen_source(srcs, hyps, refs, {s for s, _ in split["train"]})
     return res
 
 

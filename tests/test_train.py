@@ -61,12 +61,17 @@ def test_a_split_by_pair_partitions_the_pairs_and_evaluate_reads_the_same_one(tm
     by_pair = data.split_by_pair(fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
     assert heldout_pairs(ck, train.FIXTURES, "test") == by_pair != data.split_by_source(
         fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["test"]
-    res = translation_test(ck, train.FIXTURES, beam=1, progress=False)
-    seen = {s for s, _ in data.split_by_pair(fixture_pairs, m["split_seed"], m["valid_frac"], m["test_frac"])["train"]}
+    # the fixture's sources are all distinct; on the synthetic pairs (each source twice) the checkpoint's split
+    # holds both parts, and evaluate's "seen" part is the test pairs whose source is a training source
+    corpus = tmp_path / "data" / data.TRANSLATION_FILES["en-fr"].removesuffix(".gz")
+    corpus.parent.mkdir(parents=True)
+    corpus.write_text("".join(f"{en}\t{fr}\n" for en, fr in pairs), encoding="utf-8")
+    res = translation_test(ck, tmp_path / "data", beam=1, progress=False)
+    seen = {s for s, _ in split["train"]}  # the same seed and fractions as the checkpoint's
+    assert (m["split_seed"], m["valid_frac"], m["test_frac"]) == (0, 0.1, 0.1)
     parts = res["bleu_by_seen_source"]
-    assert parts["seen"]["n"] == sum(s in seen for s, _ in by_pair)
-    assert parts["seen"]["n"] + parts["unseen"]["n"] == res["n"]
-    # the fixture's sources are all distinct, so its parts are all "unseen": the synthetic split has both
+    assert parts["seen"]["n"] == sum(s in seen for s, _ in split["test"]) > 0
+    assert parts["seen"]["n"] + parts["unseen"]["n"] == res["n"] == 40
     srcs, refs = [s for s, _ in split["test"]], [t for _, t in split["test"]]
     hyps = [t if s in {s for s, _ in split["train"]} else "wrong" for s, t in split["test"]]
     parts = bleu_by_seen_source(srcs, hyps, refs, {s for s, _ in split["train"]})
