@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import train  # noqa: E402
+from models import data, train  # noqa: E402
 from models.checkpoint import load  # noqa: E402
 from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness  # noqa: E402
 
@@ -54,7 +54,7 @@ def head_stats(ckpt) -> tuple[np.ndarray, np.ndarray]:
 def largest_gradients(ckpt, data_dir: Path, n: int = 5) -> list[tuple[str, float]]:
     """The n largest per-tensor gradient norms (root mean square over 4 batches of 48 sequences)."""
     model = ckpt.model.eval()  # no dropout: the same function for every checkpoint
-    sampler = train.checkpoint_train_sampler(ckpt, data_dir, 8.0, random.Random(1))
+    sampler = data.checkpoint_train_sampler(ckpt, data_dir, 8.0, random.Random(1))
     task, sq = train.Bound(model, mlm_labelled_only=True), {}
     for _ in range(4):
         model.zero_grad()

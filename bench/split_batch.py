@@ -40,7 +40,7 @@ def main():
     args = ap.parse_args()
     ck = load(args.checkpoint)
     tok, model = ck.tokenizer, ck.model.eval()  # eval: no dropout, so both ways see the same function
-    sampler = train.checkpoint_train_sampler(ck, args.data_dir, args.tatoeba_weight, random.Random(1))
+    sampler = data.checkpoint_train_sampler(ck, args.data_dir, args.tatoeba_weight, random.Random(1))
     pad = special_ids(tok)["pad"]
     one, two = train.Bound(model, mlm_labelled_only=True), train.SplitBatch(model, mlm_labelled_only=True)
     for n in args.sizes:

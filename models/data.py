@@ -21,6 +21,8 @@ from pathlib import Path
 
 import torch
 
+from models.tokenizers import special_ids
+
 # ----------------------------------------------------------------------------- files
 
 
@@ -47,6 +49,7 @@ def file_sha256(path: Path) -> str:
 
 
 TRANSLATION_FILES = {"en-fr": "tatoeba-eng-fra/fra.txt.gz", "en-ko": "tatoeba-eng-kor/kor.txt"}
+VALID_FRAC, TEST_FRAC = 0.01, 0.015  # the translation split's defaults; BERT holds out the same English sentences
 
 
 def read_pairs(data_dir: Path, pair: str) -> list[tuple[str, str]]:
@@ -274,6 +277,73 @@ def halves(docs: list, seed: int) -> tuple[list, list]:
     return [docs[i] for i in sorted(idx[0::2])], [docs[i] for i in sorted(idx[1::2])]
 
 
+def wordpiece_texts(corpora: dict, pairs: list, seed: int, heldout_frac: float) -> list[str]:
+    """What a new WordPiece vocabulary learns from: the training documents of every corpus and the
+    English of the translation split's training pairs, none of the text `bert_split` holds out. (The
+    shipped BERT's vocabulary predates this and saw the held-out documents' text; docs/training.md.)"""
+    texts = [s for name, docs in corpora.items() if name != "wikitext2-valid"
+             for d in split_docs(docs, seed, heldout_frac)[0] for s in d]
+    return texts + sorted({en for en, _ in split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)["train"]})
+
+
+def bert_split(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
+    """BERT's split, tokenised: (corpora, train, held, singles). Documents per corpus for training
+    and held out, the held-out ones in disjoint halves: held = {"valid": {corpus: docs}, "test":
+    {corpus: docs}}. Tatoeba English sentences as singles = {"train", "valid", "test"}: the
+    translation split's own three parts. corpora: what load_bert_corpora returned, when the caller
+    has it already."""
+    corpora = corpora if corpora is not None else load_bert_corpora(data_dir, required=required)
+    train, held = {}, {"valid": {}, "test": {}}
+    for name, docs in corpora.items():
+        if name == "wikitext2-valid":
+            tr, he = [], docs  # the held-out Wikipedia set
+        else:
+            tr, he = split_docs(docs, seed, heldout_frac)
+        valid, test = halves(he, seed)
+        for dest, ds in ((train, tr), (held["valid"], valid), (held["test"], test)):
+            flat = [s for d in ds for s in d]
+            ids = [e.ids for e in tok.encode_batch(flat, add_special_tokens=False)] if flat else []
+            it, out = iter(ids), []
+            for d in ds:
+                out.append([next(it) for _ in d])
+            dest[name] = out
+    pairs = read_pairs(data_dir, "en-fr")
+    split = split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)  # the translation split's valid/test English
+    singles = {}
+    for k in ("train", "valid", "test"):
+        sents = sorted({en for en, _ in split[k]})
+        singles[k] = [e.ids for e in tok.encode_batch(sents, add_special_tokens=False)]
+    return corpora, train, held, singles
+
+
+def bert_heldout_data(tok, data_dir: Path, meta: dict, split: str = "test"):
+    """(held-out documents per corpus, held-out Tatoeba sentences) of one split, "valid" or "test",
+    tokenised, from a run's data metadata."""
+    _, _, held, singles = bert_split(tok, data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
+    return held[split], singles[split]
+
+
+def training_mix(train_docs: dict) -> tuple[dict, dict]:
+    """(the corpora BERT trains on: those with documents and a positive weight, every corpus's weight)."""
+    weights = {k: w for k, (_, _, w) in BERT_CORPORA.items()}
+    return {k: v for k, v in train_docs.items() if v and weights[k] > 0}, weights
+
+
+def pair_corpora(held: dict) -> dict:
+    """The held-out corpora that can give sentence pairs: NSP's negatives need another document."""
+    return {k: v for k, v in held.items() if len(v) > 1}
+
+
+def checkpoint_train_sampler(ckpt, data_dir: Path, tatoeba_weight: float, rng: random.Random) -> "BertSampler":
+    """Batches of a BERT checkpoint's own training mix (its recorded split), for benches and diagnostics;
+    set `.rng` again to draw the same batches twice."""
+    tok, meta = ckpt.tokenizer, ckpt.metrics["data"]
+    _, train_docs, _, singles = bert_split(tok, data_dir, meta["split_seed"], meta["heldout_frac"], True)
+    corpora, weights = training_mix(train_docs)
+    return BertSampler(corpora, weights, singles["train"], tatoeba_weight, special_ids(tok),
+                       tok.get_vocab_size(), meta["max_len"], rng)
+
+
 @dataclass
 class BertSampler:
     """Draws BERT pre-training examples from tokenised documents (lists of sentence id lists)."""
@@ -285,6 +355,7 @@ class BertSampler:
     vocab_size: int
     max_len: int = 128
     rng: random.Random = None
+    single_pairs: float = 0.0  # share of sentence pairs with one sentence as A and one as B (what a student types)
 
     def __post_init__(self):
         self.rng = self.rng or random.Random(0)
@@ -306,6 +377,8 @@ class BertSampler:
         doc = rng.choice(docs)
         while len(doc) < 2:
             doc = rng.choice(docs)
+        if self.single_pairs and rng.random() < self.single_pairs:  # no draw at 0: the long-only stream stays as it was
+            return self._single_pair(docs, doc)
         # short sequences 10% of the time, as in BERT, so that short inputs are in-distribution
         target = rng.randint(8, budget) if rng.random() < 0.1 else budget
         i = rng.randrange(len(doc) - 1)
@@ -322,6 +395,23 @@ class BertSampler:
                 other = rng.choice(docs)
             b, is_next = self._run(other, rng.randrange(len(other)), target - len(a)), 1
         while len(a) + len(b) > budget:  # truncate the longer side, like BERT's truncate_seq_pair
+            (a if len(a) > len(b) else b).pop()
+        return a, b, is_next
+
+    def _single_pair(self, docs, doc):
+        """One sentence as A and, as B, the sentence after it (IsNext) or one sentence of another document
+        (NotNext), each half the time: the pairs a student types, which BERT's long segments rarely are."""
+        rng, budget = self.rng, self.max_len - 3
+        i = rng.randrange(len(doc) - 1)
+        a = list(doc[i])
+        if rng.random() < 0.5:
+            b, is_next = list(doc[i + 1]), 0
+        else:
+            other = rng.choice(docs)
+            while other is doc and len(docs) > 1:
+                other = rng.choice(docs)
+            b, is_next = list(rng.choice(other)), 1
+        while len(a) + len(b) > budget:
             (a if len(a) > len(b) else b).pop()
         return a, b, is_next
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from pathlib import Path
 
-import sacrebleu
 import torch
 from tqdm import tqdm
 
@@ -63,11 +63,13 @@ def translate(model, tok, sentences: list[str], beam: int = 1, batch_size: int =
 
 
 def bleu_chrf(hyps, refs) -> dict:
+    import sacrebleu  # here, not at import: training BERT (which never scores BLEU) needs no sacrebleu
     return {"bleu": round(sacrebleu.corpus_bleu(hyps, [refs]).score, 2),
             "chrf": round(sacrebleu.corpus_chrf(hyps, [refs]).score, 2)}
 
 
 def bleu_by_length(srcs, hyps, refs) -> list[dict]:
+    import sacrebleu
     rows = []
     for lo, hi in LENGTH_BUCKETS:
         idx = [i for i, s in enumerate(srcs) if lo <= len(s.split()) <= hi]
@@ -90,6 +92,7 @@ def bleu_multi_ref(srcs, hyps, refs) -> dict:
     translations, and the test split scores each pair, so one output meets each reference in
     turn. Here every distinct source counts once (with its first output: decoding is deterministic),
     against all of its references."""
+    import sacrebleu
     grouped, output = references_by_source(srcs, refs), dict(zip(reversed(srcs), reversed(hyps)))  # the first
     outs = [output[s] for s in grouped]
     k = max(len(rs) for rs in grouped.values())
@@ -103,6 +106,7 @@ def bleu_other_reference(srcs, hyps, refs) -> dict:
     is scored as if it were the output, beside the model's outputs on the same pairs. Tatoeba keeps
     no two identical translations of one sentence, so the human stand-in never matches by construction:
     likely an underestimate of an independent translator, who might."""
+    import sacrebleu
     grouped = references_by_source(srcs, refs)
     human, model, kept = [], [], []
     for s, h, r in zip(srcs, hyps, refs):
@@ -140,6 +144,66 @@ def bert_scores(model, tok, sampler: "data.BertSampler", n_batches: int, batch_s
         nsp_total += nsel.sum().item()
     return {"mlm_top1": round(hit / max(total, 1), 4), "mlm_n": total,
             "nsp_acc": round(nsp_hit / max(nsp_total, 1), 4) if nsp_total else None, "nsp_n": nsp_total}
+
+
+VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
+
+
+def _heldout_sampler(tok, corpora: dict, singles: list, single_weight: float, max_len: int, seed: int):
+    """A seeded sampler over held-out documents (each corpus weighed equally) and sentences."""
+    return data.BertSampler(corpora, {k: 1.0 for k in corpora}, singles, single_weight, special_ids(tok),
+                            tok.get_vocab_size(), max_len, random.Random(seed))
+
+
+def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
+                      batch=64, seed: int = VALID_DRAW) -> dict:
+    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic).
+    Validation (training's selection) and test (`main`) read disjoint halves of the held-out
+    documents and sentences (`data.bert_split`), and draw with their own seeds (`seed`)."""
+    mk = lambda corp, single, w: _heldout_sampler(tok, corp, single, w, max_len, seed)
+    wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
+    short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
+    nsp = bert_scores(model, tok, mk(data.pair_corpora(held), [], 0), n_batches, batch, device)
+    return {"fill_mask_top1_wiki": wiki["mlm_top1"], "fill_mask_top1_short": short["mlm_top1"],
+            "nsp_acc": nsp["nsp_acc"], "mlm_top1_mixed": nsp["mlm_top1"],
+            "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
+
+
+def nsp_by_corpus(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
+                  seed: int = TEST_DRAW) -> dict:
+    """NSP accuracy of each held-out corpus alone (a diagnostic beside `bert_heldout_eval`, whose NSP
+    number draws its pairs from these corpora with equal weight, however few documents each holds),
+    with the number of documents and sentences the pairs come from."""
+    out = {}
+    for name, docs in data.pair_corpora(held).items():
+        r = bert_scores(model, tok, _heldout_sampler(tok, {name: docs}, [], 0, max_len, seed), n_batches, batch,
+                        device)
+        out[name] = {"nsp_acc": r["nsp_acc"], "nsp_pairs": r["nsp_n"], "documents": len(docs),
+                     "sentences": sum(len(d) for d in docs)}
+    return out
+
+
+def bert_single_vs_long(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
+                        seed: int = TEST_DRAW) -> dict:
+    """What a student types against what BERT trained on (issue 32): NSP where A and B are one sentence
+    each (`BertSampler.single_pairs`; B the next sentence or one of another document) and where they are
+    BERT's long segments, on held-out Wikipedia alone and on every held-out corpus (each weighed equally,
+    as `bert_heldout_eval`'s nsp_acc); fill-mask top-1 on single held-out Wikipedia sentences ([CLS] s
+    [SEP]) and on long Wikipedia segments (`bert_heldout_eval`'s fill_mask_top1_wiki, same draw)."""
+    wiki = {"w": held["wikitext2-valid"]}
+    sentences = [s for d in held["wikitext2-valid"] for s in d]
+
+    def draw(corpora, singles=(), single_pairs=0.0):
+        sampler = _heldout_sampler(tok, corpora, list(singles), 1.0 if singles else 0, max_len, seed)
+        sampler.single_pairs = single_pairs
+        return bert_scores(model, tok, sampler, n_batches, batch, device)
+
+    nsp = {"single_wiki": draw(wiki, single_pairs=1.0), "long_wiki": draw(wiki),
+           "single_all": draw(data.pair_corpora(held), single_pairs=1.0), "long_all": draw(data.pair_corpora(held))}
+    fill = {"single_wiki": draw({}, sentences), "long_wiki": nsp["long_wiki"]}
+    return {"nsp": {k: r["nsp_acc"] for k, r in nsp.items()}, "fill_mask_top1": {k: r["mlm_top1"] for k, r in fill.items()},
+            "n": {"nsp_pairs": {k: r["nsp_n"] for k, r in nsp.items()},
+                  "masked": {k: r["mlm_n"] for k, r in fill.items()}}}
 
 
 def checkpoint_split(ckpt, data_dir: Path) -> dict:
@@ -220,6 +284,9 @@ def main(argv=None):
     ap.add_argument("--nsp-by-corpus", type=int, default=0, metavar="N",
                     help="BERT: also NSP accuracy of each held-out corpus alone, N batches of 64 pairs each "
                          "(a diagnostic; the NSP number draws from every corpus with equal weight)")
+    ap.add_argument("--single-vs-long", action="store_true",
+                    help="BERT: also NSP and fill-mask on single sentences against long segments (issue 32), "
+                         "--bert-batches batches each")
     args = ap.parse_args(argv)
     if args.choose and (args.split != "test" or args.beam or args.alpha is not None):
         ap.error("--choose picks beam and alpha on the validation split itself and reads the test split")
@@ -231,9 +298,8 @@ def main(argv=None):
         ckpt = load(folder)
         arch = ckpt.config.arch
         if arch == "bert":
-            from models.train import TEST_DRAW, VALID_DRAW, bert_heldout_data, bert_heldout_eval, nsp_by_corpus
             meta = ckpt.metrics["data"]
-            held, short = bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
+            held, short = data.bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
             seed = TEST_DRAW if args.split == "test" else VALID_DRAW
             res = bert_heldout_eval(ckpt.model.to(args.device), ckpt.tokenizer, held, short, meta["max_len"],
                                     device=args.device, n_batches=args.bert_batches, seed=seed)
@@ -241,6 +307,9 @@ def main(argv=None):
             if args.nsp_by_corpus:
                 res["nsp_by_corpus"] = nsp_by_corpus(ckpt.model, ckpt.tokenizer, held, meta["max_len"], args.device,
                                                      args.nsp_by_corpus, seed=seed)
+            if args.single_vs_long:
+                res["single_vs_long"] = bert_single_vs_long(ckpt.model, ckpt.tokenizer, held, meta["max_len"],
+                                                            args.device, args.bert_batches, seed=seed)
         elif args.choose:
             chosen = choose_beam_alpha(ckpt, args.data_dir, device=args.device)
             print(json.dumps({"checkpoint": str(folder), "chosen_on_valid": chosen}))

@@ -39,7 +39,8 @@ from tokenizers import Tokenizer
 from tqdm import tqdm
 
 from models import checkpoint, data
-from models.evaluate import bert_scores, bleu_chrf, translate
+from models.data import TEST_FRAC, VALID_FRAC
+from models.evaluate import VALID_DRAW, bert_heldout_eval, bleu_chrf, translate
 from models.tokenizers import special_ids, train_bpe, train_wordpiece
 from models.trace import COLLAPSED_TOP_WEIGHT, ModelOutput, head_sharpness
 
@@ -459,75 +460,6 @@ def setup_translation(args, device):
 # ============================================================================ BERT
 
 
-VALID_FRAC, TEST_FRAC = 0.01, 0.015  # the translation split's defaults; BERT holds out the same English sentences
-
-
-def wordpiece_texts(corpora: dict, pairs: list, seed: int, heldout_frac: float) -> list[str]:
-    """What a new WordPiece vocabulary learns from: the training documents of every corpus and the
-    English of the translation split's training pairs, none of the text `_bert_data` holds out. (The
-    shipped BERT's vocabulary predates this and saw the held-out documents' text; README.)"""
-    texts = [s for name, docs in corpora.items() if name != "wikitext2-valid"
-             for d in data.split_docs(docs, seed, heldout_frac)[0] for s in d]
-    return texts + sorted({en for en, _ in data.split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)["train"]})
-
-
-def _bert_data(tok, data_dir: Path, seed: int, heldout_frac: float, required: bool, corpora: dict | None = None):
-    """Tokenised documents per corpus for training and held out, the held-out ones in disjoint
-    halves: held = {"valid": {corpus: docs}, "test": {corpus: docs}}. Tatoeba English sentences as
-    singles = {"train", "valid", "test"}: the translation split's own three parts.
-    corpora: what data.load_bert_corpora returned, when the caller has it already."""
-    corpora = corpora if corpora is not None else data.load_bert_corpora(data_dir, required=required)
-    train, held = {}, {"valid": {}, "test": {}}
-    for name, docs in corpora.items():
-        if name == "wikitext2-valid":
-            tr, he = [], docs  # the held-out Wikipedia set
-        else:
-            tr, he = data.split_docs(docs, seed, heldout_frac)
-        valid, test = data.halves(he, seed)
-        for dest, ds in ((train, tr), (held["valid"], valid), (held["test"], test)):
-            flat = [s for d in ds for s in d]
-            ids = [e.ids for e in tok.encode_batch(flat, add_special_tokens=False)] if flat else []
-            it, out = iter(ids), []
-            for d in ds:
-                out.append([next(it) for _ in d])
-            dest[name] = out
-    pairs = data.read_pairs(data_dir, "en-fr")
-    split = data.split_by_source(pairs, seed, VALID_FRAC, TEST_FRAC)  # the translation split's valid/test English
-    singles = {}
-    for k in ("train", "valid", "test"):
-        sents = sorted({en for en, _ in split[k]})
-        singles[k] = [e.ids for e in tok.encode_batch(sents, add_special_tokens=False)]
-    return corpora, train, held, singles
-
-
-def training_mix(train_docs: dict) -> tuple[dict, dict]:
-    """(the corpora BERT trains on: those with documents and a positive weight, every corpus's weight)."""
-    weights = {k: w for k, (_, _, w) in data.BERT_CORPORA.items()}
-    return {k: v for k, v in train_docs.items() if v and weights[k] > 0}, weights
-
-
-def checkpoint_train_sampler(ckpt, data_dir: Path, tatoeba_weight: float, rng: random.Random) -> "data.BertSampler":
-    """Batches of a BERT checkpoint's own training mix (its recorded split), for benches and diagnostics;
-    set `.rng` again to draw the same batches twice."""
-    tok, meta = ckpt.tokenizer, ckpt.metrics["data"]
-    _, train_docs, _, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], True)
-    corpora, weights = training_mix(train_docs)
-    return data.BertSampler(corpora, weights, singles["train"], tatoeba_weight, special_ids(tok),
-                            tok.get_vocab_size(), meta["max_len"], rng)
-
-
-def pair_corpora(held: dict) -> dict:
-    """The held-out corpora that can give sentence pairs: NSP's negatives need another document."""
-    return {k: v for k, v in held.items() if len(v) > 1}
-
-
-def bert_heldout_data(tok, data_dir: Path, meta: dict, split: str = "test"):
-    """(held-out documents per corpus, held-out Tatoeba sentences) of one split, "valid" or "test",
-    tokenised, from a run's data metadata."""
-    _, _, held, singles = _bert_data(tok, data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
-    return held[split], singles[split]
-
-
 def collapsed_heads(model, batch: dict, pad_id: int, device="cpu") -> dict:
     """Attention entropy collapse on a fixed batch: the heads whose mean top weight exceeds
     COLLAPSED_TOP_WEIGHT, as [layer, head] from 0, and the largest mean top weight of any head.
@@ -539,43 +471,6 @@ def collapsed_heads(model, batch: dict, pad_id: int, device="cpu") -> dict:
     _, top = head_sharpness(out.trace.enc_self, ids != pad_id)
     return {"collapsed_heads": [[int(l), int(h)] for l, h in torch.nonzero(top > COLLAPSED_TOP_WEIGHT).tolist()],
             "head_top_weight_max": round(top.max().item(), 4)}
-
-
-VALID_DRAW, TEST_DRAW = 1234, 5678  # seeds of the held-out draws: checkpoint selection never sees a test sequence
-
-
-def _heldout_sampler(tok, corpora: dict, singles: list, single_weight: float, max_len: int, seed: int):
-    """A seeded sampler over held-out documents (each corpus weighed equally) and sentences."""
-    return data.BertSampler(corpora, {k: 1.0 for k in corpora}, singles, single_weight, special_ids(tok),
-                            tok.get_vocab_size(), max_len, random.Random(seed))
-
-
-def bert_heldout_eval(model, tok, held: dict, short: list, max_len: int, device="cpu", n_batches=20,
-                      batch=64, seed: int = VALID_DRAW) -> dict:
-    """Fill-mask top-1 on held-out Wikipedia and short sentences, and NSP accuracy (seeded, deterministic).
-    Validation (training's selection) and test (models.evaluate) read disjoint halves of the held-out
-    documents and sentences (`_bert_data`), and draw with their own seeds (`seed`)."""
-    mk = lambda corp, single, w: _heldout_sampler(tok, corp, single, w, max_len, seed)
-    wiki = bert_scores(model, tok, mk({"w": held["wikitext2-valid"]}, [], 0), n_batches, batch, device)
-    short = bert_scores(model, tok, mk({}, short[:4000], 1.0), n_batches, batch, device)
-    nsp = bert_scores(model, tok, mk(pair_corpora(held), [], 0), n_batches, batch, device)
-    return {"fill_mask_top1_wiki": wiki["mlm_top1"], "fill_mask_top1_short": short["mlm_top1"],
-            "nsp_acc": nsp["nsp_acc"], "mlm_top1_mixed": nsp["mlm_top1"],
-            "n": {"wiki_masked": wiki["mlm_n"], "short_masked": short["mlm_n"], "nsp_pairs": nsp["nsp_n"]}}
-
-
-def nsp_by_corpus(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
-                  seed: int = TEST_DRAW) -> dict:
-    """NSP accuracy of each held-out corpus alone (a diagnostic beside `bert_heldout_eval`, whose NSP
-    number draws its pairs from these corpora with equal weight, however few documents each holds),
-    with the number of documents and sentences the pairs come from."""
-    out = {}
-    for name, docs in pair_corpora(held).items():
-        r = bert_scores(model, tok, _heldout_sampler(tok, {name: docs}, [], 0, max_len, seed), n_batches, batch,
-                        device)
-        out[name] = {"nsp_acc": r["nsp_acc"], "nsp_pairs": r["nsp_n"], "documents": len(docs),
-                     "sentences": sum(len(d) for d in docs)}
-    return out
 
 
 def setup_bert(args, device):
@@ -603,14 +498,14 @@ def setup_bert(args, device):
                                      max_len=max(args.max_len, parent.config.max_len),
                                      n_layers=args.grow_layers or parent.config.n_layers)
     else:
-        texts = wordpiece_texts(raw, data.read_pairs(args.data_dir, "en-fr"), args.split_seed, args.heldout_frac)
+        texts = data.wordpiece_texts(raw, data.read_pairs(args.data_dir, "en-fr"), args.split_seed, args.heldout_frac)
         tok = agree_tokenizer(train_wordpiece(texts, args.vocab), device)
         config = BertConfig(vocab_size=tok.get_vocab_size(), d_model=args.d_model, n_layers=args.n_layers,
                             n_heads=args.n_heads, d_ff=args.d_ff, max_len=args.max_len, dropout=args.dropout,
                             pre_ln=args.pre_ln, qk_norm=bool(args.qk_norm))
     V, sp = tok.get_vocab_size(), special_ids(tok)
-    _, train, held, singles = _bert_data(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
-    train, weights = training_mix(train)
+    _, train, held, singles = data.bert_split(tok, args.data_dir, args.split_seed, args.heldout_frac, required, raw)
+    train, weights = data.training_mix(train)
     model = Bert(config).to(device)
     if parent is not None:
         state = parent.model.state_dict()
@@ -643,7 +538,7 @@ def setup_bert(args, device):
     meta["files"][data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir,
                                                                                data.TRANSLATION_FILES["en-fr"]))
 
-    pairs = pair_corpora(held["valid"])  # a fixed batch of sentence pairs for the collapse check
+    pairs = data.pair_corpora(held["valid"])  # a fixed batch of sentence pairs for the collapse check
     probe = data.BertSampler(pairs, {k: 1.0 for k in pairs}, [], 0, sp, V, args.max_len,
                              random.Random(VALID_DRAW)).batch(16)
 

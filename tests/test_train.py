@@ -103,7 +103,7 @@ def test_a_new_wordpiece_vocabulary_never_reads_held_out_text():
     from models import data
     raw = data.load_bert_corpora(train.FIXTURES, required=False)
     pairs = data.read_pairs(train.FIXTURES, "en-fr")
-    texts = set(train.wordpiece_texts(raw, pairs, 0, 0.2))
+    texts = set(data.wordpiece_texts(raw, pairs, 0, 0.2))
     held = [s for name, docs in raw.items() for d in
             (docs if name == "wikitext2-valid" else data.split_docs(docs, 0, 0.2)[1]) for s in d]
     trained = {s for name, docs in raw.items() if name != "wikitext2-valid"
@@ -386,11 +386,11 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
     """models.evaluate must not score BERT on what chose its checkpoint: validation and test read
     disjoint halves of the held-out documents and sentences, none of them trained on, and draw
     with their own seeds."""
-    from models import evaluate
+    from models import data, evaluate
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
     ck = load(folder)
-    _, trained, held, singles = train._bert_data(ck.tokenizer, train.FIXTURES, 0, ck.metrics["data"]["heldout_frac"],
-                                                 False)
+    _, trained, held, singles = data.bert_split(ck.tokenizer, train.FIXTURES, 0, ck.metrics["data"]["heldout_frac"],
+                                                False)
     as_set = lambda docs: {tuple(map(tuple, d)) for d in docs}
     assert held["valid"]["wikitext2-valid"] and held["test"]["wikitext2-valid"]
     for name in held["test"]:
@@ -398,13 +398,13 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
         assert not valid & test and not (valid | test) & as_set(trained.get(name, []))
     valid, test, seen_in_training = (set(map(tuple, singles[k])) for k in ("valid", "test", "train"))
     assert valid and test and not valid & test and not (valid | test) & seen_in_training
-    got = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
+    got = data.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
     assert got == (held["test"], singles["test"])
-    calls, real = [], train.bert_heldout_eval
-    monkeypatch.setattr(train, "bert_heldout_eval",
+    calls, real = [], evaluate.bert_heldout_eval
+    monkeypatch.setattr(evaluate, "bert_heldout_eval",
                         lambda *a, **k: calls.append((a[2], k.get("seed"))) or real(*a, **k))
     evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "2"])
-    assert calls == [(held["test"], train.TEST_DRAW)] and train.TEST_DRAW != train.VALID_DRAW
+    assert calls == [(held["test"], evaluate.TEST_DRAW)] and evaluate.TEST_DRAW != evaluate.VALID_DRAW
     assert "fill_mask_top1_wiki" in capsys.readouterr().out
 
 
@@ -412,29 +412,29 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
 def test_nsp_by_corpus_reads_each_corpus_alone(tmp_path, capsys):
     """--nsp-by-corpus: one NSP number per held-out corpus that can give pairs, with its document and
     sentence counts; a corpus alone gives exactly what the headline NSP gives when it is the only one."""
-    from models import evaluate
+    from models import data, evaluate
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
     ck = load(folder)
-    held, _ = train.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
-    pairs = train.pair_corpora(held)
+    held, _ = data.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
+    pairs = data.pair_corpora(held)
     assert pairs
-    got = train.nsp_by_corpus(ck.model, ck.tokenizer, held, 64, n_batches=2, batch=8)
+    got = evaluate.nsp_by_corpus(ck.model, ck.tokenizer, held, 64, n_batches=2, batch=8)
     assert set(got) == set(pairs)
     for name, r in got.items():
         assert r["documents"] == len(pairs[name]) and r["sentences"] == sum(map(len, pairs[name]))
         assert r["nsp_pairs"] == 16 and 0 <= r["nsp_acc"] <= 1
     only_wiki = {"wikitext2-valid": held["wikitext2-valid"]}
-    headline = train.bert_heldout_eval(ck.model, ck.tokenizer, only_wiki, [[5, 6]], 64, n_batches=2, batch=8,
-                                       seed=train.TEST_DRAW)
-    alone = train.nsp_by_corpus(ck.model, ck.tokenizer, only_wiki, 64, n_batches=2, batch=8)["wikitext2-valid"]
+    headline = evaluate.bert_heldout_eval(ck.model, ck.tokenizer, only_wiki, [[5, 6]], 64, n_batches=2, batch=8,
+                                          seed=evaluate.TEST_DRAW)
+    alone = evaluate.nsp_by_corpus(ck.model, ck.tokenizer, only_wiki, 64, n_batches=2, batch=8)["wikitext2-valid"]
     assert (headline["nsp_acc"], headline["n"]["nsp_pairs"]) == (alone["nsp_acc"], alone["nsp_pairs"])
     assert got["wikitext2-valid"] == alone
     two = dict(only_wiki, reversed=[d[::-1] for d in only_wiki["wikitext2-valid"]])  # a second corpus
     probe = _SegmentBProbe(ck.tokenizer.get_vocab_size())  # NSP guesses that follow the drawn text closely
-    both = train.nsp_by_corpus(probe, ck.tokenizer, two, 64, n_batches=4, batch=16)
+    both = evaluate.nsp_by_corpus(probe, ck.tokenizer, two, 64, n_batches=4, batch=16)
     assert set(both) == {"wikitext2-valid", "reversed"}
-    assert both["wikitext2-valid"] == train.nsp_by_corpus(probe, ck.tokenizer, only_wiki, 64, n_batches=4,
-                                                          batch=16)["wikitext2-valid"]  # no draws from the other
+    assert both["wikitext2-valid"] == evaluate.nsp_by_corpus(probe, ck.tokenizer, only_wiki, 64, n_batches=4,
+                                                             batch=16)["wikitext2-valid"]  # no draws from the other
     evaluate.main([str(folder), "--data-dir", str(train.FIXTURES), "--bert-batches", "1", "--nsp-by-corpus", "1"])
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith('{"checkpoint"')]
     assert set(printed[-1]["nsp_by_corpus"]) == set(pairs)
