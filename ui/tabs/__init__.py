@@ -1,0 +1,123 @@
+"""The app's tabs, one module each; app.py lists them in TABS and `build_tabs` lays them out.
+
+Adding a tab is one new module here plus one line in app.py's TABS:
+
+    # ui/tabs/gpt.py
+    import gradio as gr
+    from explorer.views import gpt as views          # the tab's gradio-free composition
+    from ui.components import downloads, first_is_a_sentence, friendly
+
+    TITLE = "tab.gpt"                                 # i18n key of the tab's label (explorer/i18n.py)
+
+    class Tab:
+        def __init__(self, page):                     # called inside the tab's open gr.Tab
+            L = page.L                                # L(cls, key, ...): a component labelled by an i18n key
+            L(gr.Markdown, "gpt.intro")
+            self.text = L(gr.Textbox, "common.sentence", max_lines=3)
+            self.run_btn = L(gr.Button, "gpt.run", variant="primary")
+            self.figure = L(gr.Plot, "gpt.figure")
+            self.files = downloads(L)
+            self.record = gr.State(None)              # per-user data lives in gr.State
+            self.run_btn.click(self.show, [self.text, page.lang], [self.figure, self.files, self.record],
+                               concurrency_id="models", api_visibility="private",
+                               validator=first_is_a_sentence)
+            page.on_language(self.relabel, [self.record, page.lang], [self.figure, self.files])
+
+        @friendly
+        def show(self, text, lang="en"):
+            v = views.gpt_view(text, lang)
+            return {self.figure: v.figure, self.files: v.files, self.record: v.record}
+
+        @friendly
+        def relabel(self, record, lang="en"):
+            if record is None:
+                return gr.skip()                      # nothing on screen yet: nothing to redraw
+            v = views.gpt_redraw(record, lang)
+            return {self.figure: v.figure, self.files: v.files}
+
+    # app.py
+    TABS = [..., gpt, ...]                            # or inside a Group("tab.inside", [...]) of sub-tabs
+
+A tab module defines
+- `TITLE`: the i18n key of the tab's label (English and Korean in explorer/i18n.py, as every string).
+- `Tab(page)`: lays the tab out and wires its events and its language redraw. It keeps as attributes
+  the components its handlers return and other tabs or tests read (`app.demo.tabs["gpt"].figure`).
+  It may define `connect(self, page)`, run once every tab is built, for events that reach another
+  tab's components through `page.tabs` (the BERT tab's Hub loader fills the other tabs' model lists).
+
+Handlers
+- are methods decorated with `ui.components.friendly`: a UserError reaches the page as its message in
+  a warning toast and every output keeps what it showed; anything else as a generic message with the
+  traceback in the log (tests check that every event's handler is friendly);
+- return a dict keyed by component (`{self.figure: fig}`); a component left out keeps its value, and
+  `gr.skip()` alone keeps them all;
+- take the language switch (`page.lang`) as their last input, `lang`, and draw in that language;
+- get their numbers from `explorer/views/<tab>.py` (gradio-free: record -> figures, tables, text,
+  downloads), so the CLI, bench/ and the tests share them;
+- run models in the shared queue (`concurrency_id="models"`) and stay off the public API
+  (`api_visibility="private"`); the public endpoints are ui/api.py's only;
+- check their inputs before a run with a `validator=` (ui.components.validator, first_is_a_sentence).
+
+Language: a component built with `page.L` relabels itself when the switch moves; what a tab has drawn
+is redrawn by the handler it registers with `page.on_language(fn, inputs, outputs)`, from the record it
+keeps in a gr.State (no model call where a record exists), or by running a cheap, deterministic view
+again from its last arguments (`keeping_args`, `run_again` in ui.components). A results table built with
+`page.L.table` gets its headers in the new language while it is still empty.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import gradio as gr
+
+from ui.components import Localized
+
+
+@dataclass
+class Group:
+    """A tab of sub-tabs (Inside attention, Training): its label's i18n key and its tab modules, in order."""
+    title: str
+    tabs: list
+
+
+@dataclass
+class Page:
+    """What a tab is built with: the model registry, the labeller, the language switch, the tabs built
+    before it (by module name), and the gr.Tab it sits in (and its group's, for "opened" events)."""
+    reg: object  # explorer.inference.Registry: every checkpoint, loaded once
+    L: Localized
+    lang: gr.Radio  # the language switch: its value ("English", "한국어") is every handler's last input
+    tabs: dict = field(default_factory=dict)  # module name ("beam", "query_key") -> its Tab
+    tab: gr.Tab | None = None  # the gr.Tab being built
+    group: gr.Tab | None = None  # the group's gr.Tab holding it, if any
+
+    def on_language(self, fn, inputs, outputs, **kwargs):
+        """Redraw what `fn` returns when the language switch moves (its last input is the switch)."""
+        kwargs.setdefault("show_progress", "hidden")
+        return self.lang.change(fn, inputs, outputs, api_visibility="private", **kwargs)
+
+
+def tab_name(module: ModuleType) -> str:
+    return module.__name__.rsplit(".", 1)[-1]
+
+
+def build_tabs(page: Page, entries: list) -> dict:
+    """Lay out `entries` (tab modules and Groups) as tabs, then run each tab's `connect`; returns page.tabs."""
+    _build(page, entries, None)
+    for tab in page.tabs.values():
+        if hasattr(tab, "connect"):
+            tab.connect(page)
+    return page.tabs
+
+
+def _build(page: Page, entries: list, group: gr.Tab | None) -> None:
+    for entry in entries:
+        if isinstance(entry, Group):
+            with page.L(gr.Tab, entry.title) as g:
+                _build(page, entry.tabs, g)
+            continue
+        with page.L(gr.Tab, entry.TITLE) as t:
+            page.tab, page.group = t, group
+            page.tabs[tab_name(entry)] = entry.Tab(page)
+    page.tab = page.group = None
