@@ -6,7 +6,7 @@ find it. Both need nothing but what the n-best list and a second model give:
   the model's probabilities (softmax of the log-probabilities over a temperature).
 - Noisy channel (Yee et al. 2019): add lambda * log p(source | candidate) from a model of the
   other direction (`--channel`, e.g. a French -> English model trained on the same training split:
-  the command of run nA in assets/training-runs/nA/metrics.json).
+  the command of run nA in docs/training-runs/nA/metrics.json).
 
     python bench/rerank_nbest.py assets/transformer-en-fr [--channel runs/nA/checkpoint] \\
         [--split valid] [--beam 8] [--data-dir ../shared/data]

@@ -538,7 +538,8 @@ def main(argv=None):
     from explorer.lab_figures import length_figure
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("what", choices=["length-figure"])
-    ap.add_argument("out", nargs="?", default=str(ASSETS / "bleu_by_length"), help="path without extension")
+    ap.add_argument("out", nargs="?", default=str(ASSETS.parent / "docs" / "figures" / "bleu_by_length"),
+                    help="path without extension (default: docs/figures/, which the app does not load)")
     args = ap.parse_args(argv)
     lt = length_table()
     Path(args.out + ".json").write_text(json.dumps({"message": lt.message, "rows": lt.table.to_dict("records")},

@@ -2,7 +2,7 @@
 # Trains every shipped model on a 4-GPU machine, then lists what each run saved.
 # Usage: DATA=path/to/data bash models/train_all.sh   (ONLY="bert transformer-ko-en" trains just those)
 # Each command below is also recorded verbatim in its checkpoint's metrics.json. The shipped
-# checkpoints came from these recipes over several invocations (README, "The models in assets/"):
+# checkpoints came from these recipes over several invocations (docs/training.md):
 # the seq2seq models on 2x H200; transformer-ko-en on 1x H100 (four variants sharing it);
 # transformer-en-fr on 4x H100 through models/sweep.sh, which trained variants side by side and kept the
 # best on the validation split; bert on H200s (one GPU of two, then two, then four).
@@ -27,7 +27,7 @@ run transformer-en-fr 0 transformer --direction en-fr --split-punct --cooldown 0
 # GPUs (every other run has ended by then) at the same 1,024 sequences a step: 16.5 minutes; 7 with twice the
 # single-sentence weight at half the learning rate; 17 grown from 6 to 12 layers (--grow-layers: each layer
 # repeated in place, the copies starting as identities). The last is re-stored as row-wise int8 (28 MB instead
-# of 56 in fp16) into runs/bert. Shipped: runs bW, bX, bY, bZ, ba, bb.
+# of 56 in fp16) into runs/bert. Shipped: runs bW, bX, bY, bZ, b2a, b2b (docs/training.md).
 ( run_fg bert-stage1 1 bert --qk-norm --max-len 128 --max-minutes 7.8 --eval-every 2000 --valid-n 2560
   run_fg bert-stage2 1,3 bert --init-from runs/bert-stage1/checkpoint --lr 1e-3 --warmup 500 --max-minutes 7.8 \
       --eval-every 1500 --valid-n 2560 --max-len 256 --extend-positions --short-len 64 --batch-size 512 --tatoeba-weight 8

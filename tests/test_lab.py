@@ -654,10 +654,10 @@ def test_real_records_render(reg):
 
 @have_assets
 def test_shipped_bleu_by_length_numbers_are_the_models_current_ones():
-    """assets/bleu_by_length.json (beside the PNG the README links) is what `python -m explorer.lab
+    """docs/figures/bleu_by_length.json (beside the PNG docs/training.md links) is what `python -m explorer.lab
     length-figure` writes from the metrics.json files: after a model is re-evaluated it must be
-    redrawn (it once kept a replaced model's numbers)."""
-    shipped = json.loads((ASSETS / "bleu_by_length.json").read_text(encoding="utf-8"))
+    redrawn."""
+    shipped = json.loads((ASSETS.parent / "docs" / "figures" / "bleu_by_length.json").read_text(encoding="utf-8"))
     now = lab.length_table()
     assert shipped["rows"] == json.loads(json.dumps(now.table.to_dict("records")))
     assert {r["model"] for r in shipped["rows"]} >= {"transformer-en-fr", "transformer-ko-en", "seq2seq-none"}
