@@ -1,0 +1,1 @@
+"""Scripts that write generated docs (python -m scripts.NAME); gradio-free."""
