@@ -98,6 +98,26 @@ def encode_target(ckpt: Checkpoint, text: str) -> tuple[str, list[int], list[Not
     return text, ids, notices + unknown_notice(ids, special_ids(tok).get("unk"), "<unk>")
 
 
+def decoder_inputs(ckpt: Checkpoint, name: str, text: str, target: str | None = None, beam: int = 1,
+                   chosen: int = 0, reg: Registry | None = None):
+    """What a teacher-forced pass reads: (src (1, S) ending in </s>, tgt_in (1, T) = <s> y1 .. yn, the translation
+    as shown, whether it ended in </s>, notices). y is the typed `target` when one is given, else the model's own
+    translation (greedy, or the beam's hypothesis `chosen`), as explorer.inference.translate makes it."""
+    tok, sp = ckpt.tokenizer, special_ids(ckpt.tokenizer)
+    if target is not None and str(target).strip():
+        _, _, ids, notices = encode_source(ckpt, text)
+        shown, out_ids, more = encode_target(ckpt, target)
+        notices += more
+        finished = True
+    else:
+        beam = check_int(beam, "Beam size", 1, MAX_BEAM)
+        r = translate(name, text, beam=beam, chosen=chosen, reg=reg)
+        ids = [tok.token_to_id(p) for p in r.source_tokens[:-1]]
+        out_ids = [tok.token_to_id(p) for p in r.decoder_input_tokens[1:]]
+        shown, notices, finished = r.translation, list(r.notices), r.target_tokens[-1] == "</s>"
+    return torch.tensor([ids + [sp["eos"]]]), torch.tensor([[sp["bos"]] + out_ids]), shown, finished, notices
+
+
 def step_choices(log_probs: torch.Tensor, out_ids: list[int | None], tok, top_k: int) -> list[StepChoices]:
     """log_probs (T, V) of one teacher-forced pass, out_ids[t] the token put out at step t (None: cut off)."""
     steps = []
@@ -124,19 +144,8 @@ def next_word_choices(name: str, text: str, target: str | None = None, top_k: in
     top_k = check_int(top_k, "top-k", 1, MAX_TOP_K)
     tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)
     forced = target is not None and bool(str(target).strip())
-    if forced:
-        _, _, ids, notices = encode_source(ckpt, text)
-        shown, out_ids, more = encode_target(ckpt, target)
-        notices += more
-        finished = True
-    else:
-        beam = check_int(beam, "Beam size", 1, MAX_BEAM)
-        r = translate(name, text, beam=beam, chosen=chosen, reg=reg)
-        ids = [tok.token_to_id(p) for p in r.source_tokens[:-1]]
-        out_ids = [tok.token_to_id(p) for p in r.decoder_input_tokens[1:]]
-        shown, notices, finished = r.translation, list(r.notices), r.target_tokens[-1] == "</s>"
-    src = torch.tensor([ids + [sp["eos"]]])  # (1, S)
-    tgt_in = torch.tensor([[sp["bos"]] + out_ids])  # (1, T)
+    src, tgt_in, shown, finished, notices = decoder_inputs(ckpt, name, text, target, beam, chosen, reg)
+    out_ids = tgt_in[0, 1:].tolist()
     out = model(src, tgt_in, need_weights=True)
     log_probs = torch.log_softmax(out.logits[0].double(), dim=-1)  # (T, V)
     produced = out_ids + ([sp["eos"]] if finished else [None])  # step t puts out y_{t+1}; the last one </s>
