@@ -139,23 +139,27 @@ def _shown(value, limit: int = 60) -> str:
 
 
 def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
-    """(text fit for a tokenizer, notices). Control characters and NUL are dropped, lone
-    surrogates replaced, the length capped at MAX_CHARS."""
+    """(text fit for a tokenizer, notices). The length is capped at MAX_CHARS first, before any other
+    work (a 100 MB text had cost 11 s and 2 GB here: issue 31); then control characters and NUL are
+    dropped, lone surrogates replaced, invisible characters dropped and spaces collapsed."""
     if text is None:
         text = ""
     if not isinstance(text, str):
         raise UserError(f"The {what} must be text.", "not_text", what=what)
     notices = []
+    text = text.strip()  # only so that the count of dropped characters leaves out the input's outer spaces
+    dropped = max(0, len(text) - MAX_CHARS)
+    text = text[:MAX_CHARS]
     text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> '?'
     text = _CONTROL.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFC", text))).strip()
     text = re.sub(r"\s+", " ", text)
+    if len(text) > MAX_CHARS:  # NFC writes a few characters as two
+        dropped, text = dropped + len(text) - MAX_CHARS, text[:MAX_CHARS]
     if not text:
         raise UserError(f"Please type a {what}: the input is empty.", "empty", what=what)
-    if len(text) > MAX_CHARS:
+    if dropped:
         notices.append(Notice(f"{what[0].upper() + what[1:]} cut to its first {MAX_CHARS} characters "
-                              f"({len(text) - MAX_CHARS} dropped).", "text_cut", what=what, chars=MAX_CHARS,
-                              dropped=len(text) - MAX_CHARS))
-        text = text[:MAX_CHARS]
+                              f"({dropped} dropped).", "text_cut", what=what, chars=MAX_CHARS, dropped=dropped))
     return text, notices
 
 
