@@ -1,4 +1,4 @@
-"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|models`.
+"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|export|models`.
 
 Prints JSON Lines: one object per input on stdout, exactly the record's `.to_json()` (the
 same numbers the app shows), so a batch file can be piped into `jq` or pandas. Errors a
@@ -19,6 +19,8 @@ from pathlib import Path
 
 import torch
 
+from explorer import bertviz_export
+from explorer.choices import next_word_choices
 from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
                                 load_registry, nsp, translate)
 
@@ -35,6 +37,12 @@ output (one JSON object per input, one per line):
   fill-mask  {"tokens", "segments", "masks": [{"index", "predictions": [{"token", "probability"}]}],
               "attention": {"enc_self"}, ...}
   nsp        {"is_next", "not_next", "tokens", "segments", "attention": {"enc_self"}, ...}
+  translate --target/--choices  {"model", "forced", "source_tokens", "decoder_input_tokens", "target_tokens",
+              "steps": [{"step", "token", "probability", "rank", "top": [{"token", "probability"}]}],
+              "logprob", "perplexity", "attention", "notices"}
+  export     {"model", "format": "bertviz", "view_kwargs": {"attention", "tokens", "sentence_b_start"} (BERT) or
+              {"encoder_attention", "decoder_attention", "cross_attention", "encoder_tokens", "decoder_tokens"}
+              with each attention [layer][1][heads][q][k]; "html" with --html}
   models     one {"name", "arch", "status", ...} per checkpoint folder
   error      {"error": message}   (exit status 2 if any input failed)
 masked scores (the causal upper triangle of dec_self_scores) are null in JSON."""
@@ -76,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
             "the sentence (words are joined with spaces, so quotes are optional)")
     p.add_argument("--model", required=True, help="a translation model, see `models`")
     p.add_argument("--beam", type=int, default=1, metavar="N", help=f"beam size, 1 (greedy) to {MAX_BEAM}")
+    p.add_argument("--target", metavar="TEXT", help="score this translation instead, teacher-forced: each token's "
+                   "probability, the top-k at every step and the attention it gets (prints the choices record)")
+    p.add_argument("--choices", type=int, default=None, metavar="K",
+                   help=f"print the top-K next words at every step (1 to {MAX_TOP_K}; 5 with --target)")
 
     p = add("fill-mask", "BERT's top-k guesses for every [MASK] (any letter case)", "text",
             "the sentence with one or more [MASK]")
@@ -85,6 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("nsp", "BERT's next-sentence prediction: does B follow A?", "sentences",
             "SENTENCE_A SENTENCE_B; with --input, each line is A<TAB>B")
     p.add_argument("--model", default="bert", help="a BERT model (default: bert)")
+
+    p = add("export", "a model's attention in the shapes another tool takes (bertviz's head_view/model_view)",
+            "text", "the sentence (for a translation model, the source)")
+    p.add_argument("--format", choices=["bertviz"], default="bertviz", help="the tool (default: bertviz)")
+    p.add_argument("--model", required=True, help="any model with attention, see `models`")
+    p.add_argument("--target", metavar="TEXT", help="a translation model reads this translation, teacher-forced")
+    p.add_argument("--beam", type=int, default=1, metavar="N", help=f"beam size, 1 (greedy) to {MAX_BEAM}")
+    p.add_argument("--html", metavar="FILE", help="also write bertviz's own HTML there (needs the bertviz package)")
+    p.add_argument("--view", choices=["head", "model"], default="head", help="bertviz view for --html")
 
     sub.add_parser("models", parents=[assets], help="list the checkpoints with their metadata and metrics",
                    description="List every checkpoint folder: metadata and metrics, or why it failed to load.")
@@ -134,8 +155,13 @@ def _inputs(args) -> list[tuple[str | None, object]]:
 def _record(args, reg: Registry, item) -> dict:
     if isinstance(item, UserError):
         raise item
-    if args.command == "translate":
+    if args.command == "translate" and (args.target is not None or args.choices is not None):
+        rec = next_word_choices(args.model, item, target=args.target, top_k=5 if args.choices is None else args.choices,
+                                beam=args.beam, reg=reg)
+    elif args.command == "translate":
         rec = translate(args.model, item, beam=args.beam, reg=reg)
+    elif args.command == "export":
+        return _export(args, reg, item)
     elif args.command == "fill-mask":
         rec = fill_mask(item, top_k=args.top_k, name=args.model, reg=reg)
     else:
@@ -143,6 +169,26 @@ def _record(args, reg: Registry, item) -> dict:
     out = rec.to_json()
     if args.no_attention:
         out.pop("attention", None)
+    return out
+
+
+def _export(args, reg: Registry, item) -> dict:
+    """bertviz's keyword arguments as JSON ({"model", "format", "view_kwargs"}), and its HTML with --html."""
+    kwargs = bertviz_export.bertviz_inputs(args.model, item, target=args.target, beam=args.beam, reg=reg)
+    out = {"model": args.model, "format": args.format}
+    if args.html:
+        path = Path(args.html)
+        n = getattr(args, "_export_n", 0) + 1  # a batch writes FILE, FILE.2.html, FILE.3.html ...
+        args._export_n = n
+        if n > 1:
+            path = path.with_name(f"{path.stem}.{n}{path.suffix or '.html'}")
+        try:
+            path.write_text(bertviz_export.html(kwargs, args.view), encoding="utf-8")
+        except OSError as e:
+            raise UserError(f"Cannot write --html {path}: {e.strerror or e}") from None
+        out["html"] = str(path)
+    if not args.no_attention:
+        out["view_kwargs"] = bertviz_export.to_json(kwargs)
     return out
 
 
