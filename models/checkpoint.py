@@ -31,6 +31,7 @@ ARCHS = {  # arch name -> (module, config class, model class)
     "transformer": ("models.transformer", "TransformerConfig", "Transformer"),
     "seq2seq": ("models.seq2seq", "Seq2SeqConfig", "Seq2Seq"),
     "bert": ("models.bert", "BertConfig", "Bert"),
+    "gpt": ("models.gpt", "GPTConfig", "GPT"),
 }
 MAX_FILE_BYTES = 9_500_000
 INT8_MIN_NUMEL = 65_536  # smaller tensors (biases, LayerNorms, small tables) are stored fp16 under int8

@@ -45,6 +45,7 @@ from models.tokenizers import special_ids, train_bpe, train_wordpiece
 from models.trace import COLLAPSED_TOP_WEIGHT, ModelOutput, head_sharpness
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "data"
+STARTED = time.time()  # for --budget-from-start
 
 
 # ============================================================================ the trainer
@@ -555,6 +556,53 @@ def setup_bert(args, device):
     return task, model, tok, iter(loader), evaluate, None, lr_at, meta
 
 
+# ============================================================================ GPT
+
+
+def setup_gpt(args, device):
+    """A decoder-only language model on English text (models.lm_data), read with the shipped BERT's WordPiece
+    tokens; selection by validation perplexity, the test split read once after training (`evaluate(task, "test")`)
+    beside a Kneser-Ney trigram counted on the same training tokens."""
+    from models.gpt import GPT, GPTConfig
+    from models.lm_data import (TOKENIZER, WindowSampler, encode_splits, files, heldout_eval, load_documents,
+                                training_stream)
+    from models.ngram import KneserNeyTrigram
+    t0 = time.time()
+    tok = Tokenizer.from_file(str(TOKENIZER))
+    docs = load_documents(args.data_dir, args.split_seed, args.heldout_frac, required=not args.smoke)
+    streams = encode_splits(tok, docs)
+    repeat = max(1, round(args.tatoeba_weight))
+    train = training_stream(streams["train"], repeat)
+    config = GPTConfig(vocab_size=tok.get_vocab_size(), max_len=args.max_len, d_model=args.d_model,
+                       n_layers=args.n_layers, n_heads=args.n_heads, d_ff=args.d_ff, dropout=args.dropout)
+    model = GPT(config).to(device)
+    batches = WindowSampler(train, args.max_len, args.batch_size, device, args.seed * 1000 + 100_000 * rank())
+    kn = None
+
+    def evaluate(task, split="valid"):
+        nonlocal kn
+        if split == "valid":  # the first valid_n windows of each held-out corpus: selection only
+            r = heldout_eval(task.m, tok, streams["valid"], args.max_len, device, max_windows=args.valid_n,
+                             batch_size=128 if device.startswith("cuda") else 32)
+            return {"score": -r["gpt"]["ppl_token"], "valid_ppl_token": r["gpt"]["ppl_token"],
+                    "valid_ppl_word": r["gpt"]["ppl_word"], "valid_tokens": r["gpt"]["tokens"]}
+        t = time.time()
+        kn = kn or KneserNeyTrigram(training_stream(streams["train"]), tok.get_vocab_size())
+        r = heldout_eval(task.m, tok, streams[split], args.max_len, device, kn=kn, max_windows=args.test_windows,
+                         batch_size=128 if device.startswith("cuda") else 32)
+        return {"split": split, **r, "device": device, "seconds": round(time.time() - t, 1)}
+
+    meta = {"tokenizer": str(TOKENIZER.relative_to(TOKENIZER.parents[2])),
+            "tokenizer_sha256": data.file_sha256(TOKENIZER), "split_seed": args.split_seed,
+            "heldout_frac": args.heldout_frac, "max_len": args.max_len, "required": not args.smoke,
+            "tatoeba_repeat": repeat, "train_tokens": int(len(train)),
+            "tokens": {split: {k: int(len(v)) for k, v in s.items()} for split, s in streams.items()},
+            "documents": {split: {k: len(v) for k, v in d.items()} for split, d in docs.items()},
+            "files": files(args.data_dir), "prepare_seconds": round(time.time() - t0, 1)}
+    lr_at = with_cooldown(warmup_cosine(args.lr, args.warmup), args.cooldown)
+    return Bound(model), model, tok, batches, evaluate, None, lr_at, meta
+
+
 # ============================================================================ command line
 
 DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
@@ -565,6 +613,8 @@ DEFAULTS = {  # per-arch defaults; --smoke shrinks everything
     "bert": dict(d_model=384, n_heads=6, n_layers=6, d_ff=1536, dropout=0.1, vocab=16000, max_len=64,
                  batch_size=256, lr=1e-3, warmup=1000, max_steps=100000, pre_ln=True, average_last=0,
                  valid_n=640),
+    "gpt": dict(d_model=256, n_heads=8, n_layers=6, d_ff=1024, dropout=0.1, max_len=128, batch_size=64, lr=1e-3,
+                warmup=200, max_steps=100000, average_last=0, valid_n=400, heldout_frac=0.03, cooldown=0.2),
 }
 SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300, max_tokens=600, max_steps=30,
              warmup=10, eval_every=15, batch_size=8, max_len=64, valid_n=20)
@@ -572,7 +622,7 @@ SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300,
 
 def parse(argv=None):
     ap = argparse.ArgumentParser(description="Train a model of this repo.")
-    ap.add_argument("arch", choices=["transformer", "seq2seq", "bert"])
+    ap.add_argument("arch", choices=["transformer", "seq2seq", "bert", "gpt"])
     ap.add_argument("--data-dir", type=Path, default=None,
                     help="corpora folder (default ../shared/data; with --smoke, the test fixtures)")
     ap.add_argument("--out", type=Path, required=True, help="run folder; the checkpoint goes to OUT/checkpoint")
@@ -586,9 +636,15 @@ def parse(argv=None):
                          "of split issue 3's calibration figure may have been read on; for comparison only)")
     ap.add_argument("--valid-frac", type=float, default=VALID_FRAC)
     ap.add_argument("--test-frac", type=float, default=TEST_FRAC)
-    ap.add_argument("--heldout-frac", type=float, default=0.02, help="BERT: documents held out per corpus")
+    ap.add_argument("--heldout-frac", type=float, default=None,
+                    help="BERT, GPT: documents held out per corpus (0.02; GPT 0.03)")
     ap.add_argument("--valid-n", type=int, default=None, help="validation pairs used for checkpoint selection (1000); BERT: sequences per held-out set (640)")
     ap.add_argument("--max-minutes", type=float, default=1e9)
+    ap.add_argument("--budget-from-start", action="store_true",
+                    help="--max-minutes counts from the process start, data preparation included (a shared "
+                         "GPU slot with a hard end)")
+    ap.add_argument("--test-windows", type=int, default=None,
+                    help="GPT: windows per held-out corpus read for the test metrics after training (default all)")
     ap.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (1000)")
     ap.add_argument("--max-len", type=int, default=None, help="tokens per sequence (default 64)")
     ap.add_argument("--pre-ln", action=argparse.BooleanOptionalAction, default=None)
@@ -659,7 +715,7 @@ def parse(argv=None):
     if args.qk_norm and args.arch != "bert":
         ap.error("--qk-norm is a BERT option")
     defaults = {"max_len": 64, "eval_every": 1000, "valid_n": 1000, "d_hidden": 0, "lr": 0.0, "lr_factor": 1.0, "label_smoothing": 0.0, "n_heads": 1, "d_ff": 0,
-                "batch_size": 0, "average_last": 0, "pre_ln": False,
+                "batch_size": 0, "average_last": 0, "pre_ln": False, "heldout_frac": 0.02,
                 "split_punct": False, "cooldown": 0.0,
                 **DEFAULTS[args.arch], **(SMOKE if args.smoke else {})}
     for k, v in defaults.items():  # explicit flags win over smoke values, which win over the arch defaults
@@ -689,8 +745,10 @@ def main(argv=None):
         # translation batches change shape every step, which made training ~20x slower on H200.
         # The flash / memory-efficient kernels have no such cost.
         torch.backends.cuda.enable_cudnn_sdp(False)
-    setup = setup_bert if args.arch == "bert" else setup_translation
+    setup = {"bert": setup_bert, "gpt": setup_gpt}.get(args.arch, setup_translation)
     task, model, tok, batches, evaluate, snapshot, lr_at, meta = setup(args, device)
+    if args.budget_from_start:  # what setup spent comes off the training budget
+        args.max_minutes = max(0.05, args.max_minutes - (time.time() - STARTED) / 60)
     n_params = sum(p.numel() for p in model.parameters())
     if lead:
         print(f"{args.arch}: {n_params / 1e6:.2f}M parameters, vocab {tok.get_vocab_size()}, device {device}"
@@ -719,9 +777,11 @@ def main(argv=None):
         dist.destroy_process_group()
         if not lead:
             return None
+    # GPT's test split, read once after training on the device that trained (models.evaluate re-reads it on CPU)
+    test = evaluate(Bound(model), "test") if args.arch == "gpt" else None
     model.cpu().float()
     name = {"transformer": f"transformer-{args.direction}", "seq2seq": f"seq2seq-{args.attention}",
-            "bert": "bert"}[args.arch]
+            "bert": "bert", "gpt": "gpt"}[args.arch]
     metrics = {
         "name": name, "arch": args.arch,
         "command": ("python -m models.train " if world == 1 else
@@ -735,6 +795,8 @@ def main(argv=None):
         "processes": world,
         "torch": torch.__version__, "valid": result["best"],
     }
+    if test is not None:
+        metrics["test"] = test
     if args.init_from:  # the whole lineage: each earlier run's command, time and device
         parent = json.loads((Path(args.init_from) / "metrics.json").read_text())
         metrics["continued_from"] = [*parent.get("continued_from", []),
