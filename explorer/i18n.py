@@ -583,6 +583,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "P(IsNext) = **{p:.4f}**, P(NotNext) = **{q:.4f}**: BERT는 문장 B가 문장 A 다음에 이어지지 않는다고 "
               "봅니다.",
     },
+    # ------------------------------------------------------------------ request limits (ui/limits.py)
+    "limit.body": {"en": "This request is too large ({size} bytes; the limit is {limit}). Inputs are cut to "
+                         "2,000 characters anyway: please send a shorter text.",
+                   "ko": "요청이 너무 큽니다({size}바이트, 한도 {limit}바이트). 입력은 어차피 2,000자까지만 읽으니 "
+                         "더 짧은 텍스트를 보내 주세요."},
+    "limit.remote_file": {"en": "This server does not fetch files from other web sites.",
+                          "ko": "이 서버는 다른 웹사이트의 파일을 가져오지 않습니다."},
+    "limit.not_finite": {"en": "A number in the request is {value}, not a number the app can use: sliders and "
+                               "number boxes take finite numbers only.",
+                         "ko": "요청의 숫자 하나가 {value}입니다. 슬라이더와 숫자 입력에는 유한한 숫자만 쓸 수 "
+                               "있습니다."},
+    "limit.rate": {"en": "Too many requests from this page at once.",
+                   "ko": "이 페이지에서 한꺼번에 보낸 요청이 너무 많습니다."},
+    "limit.busy_same": {"en": "The same request from this page is still running: wait for its result.",
+                        "ko": "이 페이지의 같은 요청이 아직 실행 중입니다. 결과를 기다려 주세요."},
+    "limit.busy_session": {"en": "This page already has {n} requests waiting or running: wait for their results.",
+                           "ko": "이 페이지의 요청 {n}개가 이미 대기 중이거나 실행 중입니다. 결과를 기다려 주세요."},
+    "limit.busy_address": {"en": "Your network already has {n} requests waiting or running on this server: wait for "
+                                 "their results.",
+                           "ko": "같은 네트워크에서 보낸 요청 {n}개가 이미 이 서버에서 대기 중이거나 실행 중입니다. "
+                                 "결과를 기다려 주세요."},
+    "limit.retry": {"en": "Try again in {s} s.", "ko": "{s}초 뒤에 다시 시도하세요."},
     # ------------------------------------------------------------------ errors (explorer.inference.UserError keys)
     "err.generic": {
         "en": "Sorry, something went wrong on our side (the details are in the server log). Please try another input.",

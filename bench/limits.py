@@ -1,0 +1,153 @@
+"""Oversized requests against `python app.py` over real HTTP (issue 31's request-size targets).
+
+    python bench/limits.py                 # 20 MB /translate body (declared and chunked), 5 MB upload
+    python bench/limits.py --mb 100        # the issue's 100 MB body
+
+Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
+event's result), how much of the body was sent before the server answered, and the server's resident memory
+before and after. Target: a 20 MB body refused in <= 1 s with the server growing <= 10 MB; a 5 MB upload
+refused. No timed asserts: the figures are for docs/reliability.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import select
+import socket
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+CHUNK = 64 * 1024
+
+
+def post_raw(url: str, path: str, nbytes: int, chunked: bool = False, prefix: bytes = b'{"data": ["',
+             suffix: bytes = b'", "transformer-en-fr", 1]}', content_type: str = "application/json",
+             timeout: float = 120.0) -> dict:
+    """POST a body of about `nbytes` (prefix + filler + suffix) over a plain socket, as a client that keeps
+    sending until the server answers or closes. Returns status, body (text), seconds until the answer and
+    the bytes of body sent by then. A server that answers before reading the body stops the upload early."""
+    u = urlsplit(url)
+    filler = nbytes - len(prefix) - len(suffix)
+    s = socket.create_connection((u.hostname, u.port), timeout=timeout)
+    head = (f"POST {path} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nContent-Type: {content_type}\r\n"
+            + ("Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {nbytes}\r\n")
+            + "Connection: close\r\n\r\n").encode()
+    t0 = time.perf_counter()
+    s.sendall(head)
+    sent, answered = 0, False
+    pieces = [prefix] + [b"a" * min(CHUNK, filler - i) for i in range(0, filler, CHUNK)] + [suffix]
+    try:
+        for piece in pieces:
+            if select.select([s], [], [], 0)[0]:  # the server answered already
+                answered = True
+                break
+            s.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            sent += len(piece)
+        if chunked and not answered:
+            s.sendall(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    data = b""
+    try:
+        while True:
+            part = s.recv(65536)
+            if not part:
+                break
+            data += part
+            if b"\r\n\r\n" in data and _complete(data):
+                break
+    except (ConnectionResetError, socket.timeout):
+        pass
+    seconds = time.perf_counter() - t0
+    s.close()
+    head_text, _, body = data.partition(b"\r\n\r\n")
+    status = int(head_text.split(b" ")[1]) if head_text.startswith(b"HTTP/") else 0
+    if b"transfer-encoding: chunked" in head_text.lower():
+        body = _unchunk(body)
+    return {"status": status, "body": body.decode("utf-8", "replace"), "seconds": seconds, "sent": sent}
+
+
+def _complete(data: bytes) -> bool:
+    head, _, body = data.partition(b"\r\n\r\n")
+    for line in head.lower().split(b"\r\n"):
+        if line.startswith(b"content-length:"):
+            return len(body) >= int(line.split(b":")[1])
+    return head.lower().find(b"transfer-encoding: chunked") >= 0 and body.endswith(b"0\r\n\r\n")
+
+
+def _unchunk(body: bytes) -> bytes:
+    out = b""
+    while body:
+        size, _, rest = body.partition(b"\r\n")
+        n = int(size.split(b";")[0] or b"0", 16)
+        if n == 0:
+            break
+        out, body = out + rest[:n], rest[n + 2:]
+    return out
+
+
+def multipart(nbytes: int) -> tuple[bytes, bytes, str]:
+    """(prefix, suffix, content type) of a one-file multipart upload of about nbytes."""
+    boundary = "benchlimitsboundary"
+    prefix = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.txt\"\r\n"
+              "Content-Type: text/plain\r\n\r\n").encode()
+    return prefix, f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def result_seconds(url: str, api: str, answer: dict, t0: float) -> float | None:
+    """For an accepted /call: wait for the event's result; the seconds since t0 (None if it had no event)."""
+    import urllib.request
+
+    try:
+        event_id = json.loads(answer["body"])["event_id"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    with urllib.request.urlopen(f"{url}gradio_api/call/{api}/{event_id}", timeout=600) as r:
+        r.read()
+    return time.perf_counter() - t0
+
+
+def main(argv=None) -> None:
+    import psutil
+
+    from bench._server import start_app, stop
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mb", type=float, default=20.0, help="size of the /translate body, MB (default 20)")
+    ap.add_argument("--upload-mb", type=float, default=5.0, help="size of the upload, MB (default 5)")
+    args = ap.parse_args(argv)
+    proc, url, _ = start_app()
+    try:
+        server = psutil.Process(proc.pid)
+        rss = lambda: server.memory_info().rss / 2**20  # noqa: E731
+        time.sleep(1.0)
+        print(f"server at start: {rss():.0f} MiB")
+        n = int(args.mb * 1e6)
+        for chunked in (False, True):
+            before = rss()
+            t0 = time.perf_counter()
+            a = post_raw(url, "/gradio_api/call/translate", n, chunked=chunked)
+            done = result_seconds(url, "translate", a, t0) if a["status"] == 200 else None
+            time.sleep(0.5)
+            how = "chunked" if chunked else "Content-Length"
+            print(f"{args.mb:g} MB /translate ({how}): HTTP {a['status']} in {a['seconds']:.3f} s"
+                  + (f" (result after {done:.1f} s)" if done else "")
+                  + f", {a['sent'] / 1e6:.2f} MB sent, server {before:.0f} -> {rss():.0f} MiB"
+                  f" ({rss() - before:+.1f}); answer: {a['body'][:110]!r}")
+        prefix, suffix, ctype = multipart(int(args.upload_mb * 1e6))
+        before = rss()
+        a = post_raw(url, "/gradio_api/upload", int(args.upload_mb * 1e6), prefix=prefix, suffix=suffix,
+                     content_type=ctype)
+        time.sleep(0.5)
+        print(f"{args.upload_mb:g} MB upload: HTTP {a['status']} in {a['seconds']:.3f} s, {a['sent'] / 1e6:.2f} MB "
+              f"sent, server {before:.0f} -> {rss():.0f} MiB; answer: {a['body'][:110]!r}")
+    finally:
+        stop(proc)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+"""Request limits for a public Space: an ASGI layer in front of Gradio's routes, and the queue's settings.
+
+Wiring (two lines in app.py; see issue 31 and docs/reliability.md):
+
+    demo = build_demo()
+    apply_limits(demo)                                   # queue size, concurrency, fair order
+    ...
+    demo.launch(**launch_kwargs(), server_port=..., ...)  # max_file_size and the ASGI layer below
+
+What the layer (`RequestLimits`) does, before Gradio parses anything:
+* a request body over `Limits.max_body_bytes` (64 KiB; an upload: `max_upload_bytes`) is answered 413 with
+  JSON `{"detail": ...}` (Gradio's page shows `detail` as the event's error) without being read: the
+  Content-Length is checked first, and a chunked body is counted as it arrives;
+* `/gradio_api/file=<http(s) URL>` is answered 403: Gradio would fetch any public URL for any visitor;
+* a join (`/gradio_api/queue/join`, `/gradio_api/call/<name>`) that carries NaN or Infinity (Python's JSON
+  accepts them; JSON does not) is answered 422 with a message that names the value;
+* joins are rate limited per session (and per client address behind the Space's proxy), a token bucket;
+* a "heavy" event (one of `Limits.heavy`, the concurrency groups that run a model) is admitted only while the
+  same session has no other event of that function waiting or running (the page never sends one: a button
+  waits for its event, a slider sends only its last value), at most `per_session` heavy events in all (a
+  language switch redraws 5 views at once) and, behind the proxy, `per_address` per client address; else 429.
+
+What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" past it), the default
+concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
+session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
+without a session is keyed by its address). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
+Gradio 6.31 internal: tests/e2e/test_limits.py pins the behaviour over real HTTP.
+
+Messages follow the visitor's Accept-Language (Korean or English), from explorer.i18n ("limit.*").
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from explorer import i18n
+
+API = "/gradio_api/"
+KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a request's fairness key
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 64 * 1024  # any request body (a 2,000-character text is ~8 KB as JSON)
+    max_upload_bytes: int = 64 * 1024  # the app has no upload input: Gradio's /upload serves nothing of ours
+    queue_max_size: int = 64  # events waiting in all queues; past it Gradio answers "busy" (503)
+    concurrency: int = 2  # default_concurrency_limit: 2 vCPUs, one torch thread per request
+    heavy: tuple[str, ...] = ("models", "live-training", "hub-load")  # concurrency groups that run a model
+    per_session: int = 8  # heavy events waiting or running for one session (at most one per function)
+    per_address: int = 16  # the same for one client address (only behind a trusted proxy)
+    rate: float = 5.0  # joins per second per session, sustained ...
+    burst: int = 30  # ... after a burst this size (a language switch sends ~14 events at once)
+    address_rate: float = 20.0  # the same per client address behind the proxy
+    address_burst: int = 120
+    trust_proxy: bool | None = None  # read X-Forwarded-For; None: only on a Hugging Face Space (SPACE_ID set)
+    max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
+
+    @property
+    def behind_proxy(self) -> bool:
+        return bool(os.environ.get("SPACE_ID")) if self.trust_proxy is None else self.trust_proxy
+
+
+LIMITS = Limits()
+
+
+def apply_limits(demo, limits: Limits = LIMITS):
+    """Configure `demo`'s queue for a public server, once, after the app's own `demo.queue(...)` (which it
+    replaces: Gradio builds a new queue object on every call): `max_size`, `default_concurrency_limit`, and
+    the fair (round-robin by session) order of every concurrency group. Returns demo."""
+    demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency)
+    queue = demo._queue
+    make = queue.create_event_queue_for_fn
+
+    def create_event_queue_for_fn(block_fn):
+        make(block_fn)
+        _make_fair(queue.event_queue_per_concurrency_id[block_fn.concurrency_id])
+
+    queue.create_event_queue_for_fn = create_event_queue_for_fn
+    for eq in queue.event_queue_per_concurrency_id.values():
+        _make_fair(eq)
+    demo._attn_limits = limits
+    return demo
+
+
+def launch_kwargs(limits: Limits = LIMITS) -> dict:
+    """Keyword arguments for `demo.launch`: the upload size limit and the ASGI layer (FastAPI's `middleware`,
+    passed through Gradio's `app_kwargs`)."""
+    from starlette.middleware import Middleware
+
+    return {"max_file_size": limits.max_upload_bytes,
+            "app_kwargs": {"middleware": [Middleware(RequestLimits, limits=limits)]}}
+
+
+# ----------------------------------------------------------------------------- fair order
+
+
+def fair_key(event) -> str:
+    """The unit of fairness of a queued Gradio event: the key the layer left on its request, else its session."""
+    request = getattr(event, "request", None)
+    scope = getattr(request, "scope", None) or {}
+    return scope.get(KEY) or event.session_hash
+
+
+class FairList(list):
+    """A queue (list of events) whose `append` inserts round robin by `fair_key`: the n-th waiting event of a
+    session goes before every other session's (n+1)-th. Gradio takes `queue[0]` next and removes by value."""
+
+    def append(self, event) -> None:
+        key = fair_key(event)
+        rank = 1 + sum(fair_key(e) == key for e in self)
+        seen = Counter()
+        for i, e in enumerate(self):
+            k = fair_key(e)
+            seen[k] += 1
+            if seen[k] > rank:
+                self.insert(i, event)
+                return
+        super().append(event)
+
+
+def _make_fair(event_queue) -> None:
+    if not isinstance(event_queue.queue, FairList):
+        event_queue.queue = FairList(event_queue.queue)
+
+
+# ----------------------------------------------------------------------------- the ASGI layer
+
+
+class Refused(Exception):
+    def __init__(self, status: int, key: str, retry_after: float | None = None, **fields):
+        super().__init__(key)
+        self.status, self.key, self.fields, self.retry_after = status, key, fields, retry_after
+
+
+def _lang(scope) -> str:
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            first = value.decode("latin-1").split(",")[0].strip().lower()
+            return "ko" if first.startswith("ko") else "en"
+    return "en"
+
+
+def _header(scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers") or ():
+        if k == name:
+            return v.decode("latin-1")
+    return None
+
+
+class _Bucket:
+    __slots__ = ("tokens", "at")
+
+    def __init__(self, burst: float, now: float):
+        self.tokens, self.at = float(burst), now
+
+    def take(self, rate: float, burst: float, now: float) -> float:
+        """0 when a token was taken, else the seconds until one is there."""
+        self.tokens = min(burst, self.tokens + (now - self.at) * rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / rate
+
+
+@dataclass
+class _Ticket:
+    session: str
+    address: str | None
+    fn: int
+    since: float
+    event_id: str | None = None  # None while Gradio's join handler runs
+
+
+@dataclass
+class _State:
+    buckets: dict = field(default_factory=dict)  # key -> _Bucket
+    tickets: list = field(default_factory=list)  # admitted heavy joins not yet known to have finished
+
+
+def _not_finite(text: str):
+    """The first NaN/Infinity literal in a JSON body, else None (json.loads calls parse_constant for them)."""
+    found = []
+
+    def constant(name):
+        found.append(name)
+        return None
+
+    try:
+        data = json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError):
+        return None, None  # not JSON: Gradio answers it itself (422)
+    return (found[0] if found else None), data
+
+
+class RequestLimits:
+    """The ASGI layer (see the module docstring); `limits` is a `Limits`."""
+
+    def __init__(self, app, limits: Limits = LIMITS):
+        self.app, self.limits, self.state = app, limits, _State()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        try:
+            route = scope["path"].split(API, 1)[1] if API in scope["path"] else None
+            if route is not None and route.startswith("file=") and \
+                    route[5:].lstrip().lower().startswith(("http:", "https:", "//")):
+                raise Refused(403, "remote_file")
+            if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+                return await self.app(scope, receive, send)
+            upload = route is not None and route.rstrip("/") == "upload"
+            limit = self.limits.max_upload_bytes + 16 * 1024 if upload else self.limits.max_body_bytes
+            body, receive = await self._read_body(scope, receive, limit)
+            ticket = None
+            if route is not None and (route.startswith("queue/join") or route.startswith("call/")):
+                ticket = self._admit(scope, route, body)
+        except Refused as r:
+            return await self._refuse(scope, send, r)
+        if ticket is None:
+            return await self.app(scope, receive, send)
+        return await self.app(scope, receive, self._watch(send, ticket))
+
+    # --- bodies
+
+    async def _read_body(self, scope, receive, limit: int):
+        declared = _header(scope, b"content-length")
+        try:
+            declared = int(declared) if declared is not None else None
+        except ValueError:
+            declared = None
+        if declared is not None and declared > limit:
+            raise Refused(413, "body", size=f"{declared:,}", limit=f"{limit:,}")
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                raise Refused(413, "body", size=f"> {limit:,}", limit=f"{limit:,}")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return body, replay
+
+    # --- admission of events
+
+    def _address(self, scope) -> str | None:
+        """The visitor's address behind a trusted proxy: the last X-Forwarded-For entry (the one the proxy
+        appended; the ones before it are the client's own word), else None (locally every visitor, and
+        Gradio's SSR server, is 127.0.0.1, which says nothing)."""
+        if not self.limits.behind_proxy:
+            return None
+        forwarded = _header(scope, b"x-forwarded-for")
+        if forwarded:
+            return forwarded.split(",")[-1].strip() or None
+        client = scope.get("client")
+        return client[0] if client else None
+
+    def _admit(self, scope, route: str, body: bytes):
+        bad, data = _not_finite(body.decode("utf-8", "replace"))
+        if bad:
+            raise Refused(422, "not_finite", value=bad)
+        if not isinstance(data, dict):
+            return None
+        address = self._address(scope)
+        session = data.get("session_hash")
+        session = session if isinstance(session, str) and session else None
+        peer = (scope.get("client") or ("?",))[0]
+        key = f"s:{session}" if session else f"a:{address or peer}"
+        scope[KEY] = key
+        now = time.monotonic()
+        self._rate(key, self.limits.rate, self.limits.burst, now)
+        if address:
+            self._rate(f"ip:{address}", self.limits.address_rate, self.limits.address_burst, now)
+        fn = self._fn(scope, route, data)
+        if fn is None or fn.concurrency_id not in self.limits.heavy:
+            return None
+        live = self._live_tickets(scope, now)
+        mine = [t for t in live if t.session == key]
+        if any(t.fn == fn._id for t in mine):
+            raise Refused(429, "busy_same", retry_after=1)
+        if len(mine) >= self.limits.per_session:
+            raise Refused(429, "busy_session", retry_after=1, n=self.limits.per_session)
+        if address and sum(t.address == address for t in live) >= self.limits.per_address:
+            raise Refused(429, "busy_address", retry_after=1, n=self.limits.per_address)
+        ticket = _Ticket(key, address, fn._id, now)
+        self.state.tickets = live + [ticket]
+        return ticket
+
+    def _rate(self, key: str, rate: float, burst: int, now: float) -> None:
+        buckets = self.state.buckets
+        bucket = buckets.get(key)
+        if bucket is None:
+            if len(buckets) >= self.limits.max_keys:  # a flood of new sessions: forget the oldest half
+                for k in list(buckets)[: len(buckets) // 2]:
+                    del buckets[k]
+            bucket = buckets[key] = _Bucket(burst, now)
+        wait = bucket.take(rate, burst, now)
+        if wait:
+            raise Refused(429, "rate", retry_after=wait)
+
+    @staticmethod
+    def _fn(scope, route: str, data: dict):
+        app = scope.get("app")
+        blocks = app.get_blocks() if app is not None and hasattr(app, "get_blocks") else None
+        if blocks is None:
+            return None
+        if route.startswith("queue/join"):
+            index = data.get("fn_index")
+            return blocks.fns.get(index) if isinstance(index, int) else None
+        parts = [p for p in route.split("/") if p]  # call/<name> or call/v2/<name>
+        name = parts[2] if len(parts) > 2 and parts[1] == "v2" else parts[1] if len(parts) > 1 else None
+        return next((f for f in blocks.fns.values() if f.api_name == name), None)
+
+    def _live_tickets(self, scope, now: float) -> list:
+        """The admitted heavy joins whose event still waits or runs (or whose join is still being handled)."""
+        app = scope.get("app")
+        queue = getattr(app.get_blocks(), "_queue", None) if app is not None else None
+        if queue is None:
+            return []
+        ids = {e._id for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
+        ids |= {e._id for job in queue.active_jobs if job for e in job}
+        live = [t for t in self.state.tickets
+                if (t.event_id in ids) or (t.event_id is None and now - t.since < 60)]
+        return live[-self.limits.max_keys:]
+
+    def _watch(self, send, ticket: _Ticket):
+        """Pass the join's response on, reading the event id it gives (or dropping the ticket on a refusal)."""
+        state, status, parts = self.state, [0], []
+
+        async def watched(message):
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            elif message["type"] == "http.response.body" and status[0] == 200:
+                parts.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    try:
+                        ticket.event_id = json.loads(b"".join(parts)).get("event_id")
+                    except (ValueError, AttributeError):
+                        pass
+            if status[0] and status[0] != 200 and ticket in state.tickets:
+                state.tickets.remove(ticket)
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False) and \
+                    ticket.event_id is None and ticket in state.tickets:
+                state.tickets.remove(ticket)
+
+        return watched
+
+    # --- refusals
+
+    async def _refuse(self, scope, send, r: Refused):
+        lang = _lang(scope)
+        text = i18n.t(f"limit.{r.key}", lang, **r.fields)
+        if r.retry_after is not None:
+            text += " " + i18n.t("limit.retry", lang, s=max(1, math.ceil(r.retry_after)))
+        body = json.dumps({"detail": text, "error": text}, ensure_ascii=False).encode("utf-8")
+        headers = [(b"content-type", b"application/json; charset=utf-8"),
+                   (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+        if r.retry_after is not None:
+            headers.append((b"retry-after", str(max(1, math.ceil(r.retry_after))).encode()))
+        await send({"type": "http.response.start", "status": r.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
