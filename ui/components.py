@@ -336,6 +336,11 @@ def example_clicks(examples: gr.Examples | None) -> tuple:
     return () if examples is None else (examples.load_input_event.then,)
 
 
+def model_or(names):
+    """An example row's filter: the row (its last value is a model's name) where that model is loaded, else None."""
+    return lambda row: row if row[-1] in names else None
+
+
 def downloads(L: Localized, key: str = "common.downloads"):
     """A read-only list of files. interactive=False matters where the box is also an event's input (the
     Training tab's first-view downloads): Gradio then drew it as an upload box whose ✕ emptied it."""

@@ -55,7 +55,9 @@ Handlers
 - get their numbers from `explorer/views/<tab>.py` (gradio-free: record -> figures, tables, text,
   downloads), so the CLI, bench/ and the tests share them;
 - run models in the shared queue (`concurrency_id="models"`) and stay off the public API
-  (`api_visibility="private"`); the public endpoints are ui/api.py's only;
+  (`api_visibility="private"`); the public endpoints are ui/api.py's only. Gradio names even a private
+  event after its handler, so no handler is called translate, fill_mask or nsp: the public endpoint
+  would become /translate_1 (test_app checks the public names);
 - check their inputs before a run with a `validator=` (ui.components.validator, first_is_a_sentence).
 
 Language: a component built with `page.L` relabels itself when the switch moves; what a tab has drawn

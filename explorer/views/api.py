@@ -1,0 +1,55 @@
+"""What the public API endpoints (/translate, /fill_mask, /nsp; ui/api.py) return besides the record:
+one attention map each, and the record's JSON with BERT's per-head attention left out past a length.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import plotly.graph_objects as go
+
+from explorer import figures as fg
+from explorer import inference as inf
+from explorer.inference import BertResult, TranslationResult
+from explorer.views.seq2seq import alignment
+
+
+def cross_overview(r: TranslationResult) -> go.Figure:
+    """The /translate figure: one target x source alignment map. A single-head (RNN) model's
+    map is its only one; a Transformer's is the last layer's cross attention averaged over
+    heads. Every layer and head is in the JSON trace; the UI draws them all. (One map instead
+    of the all-heads grid keeps the API under its latency budget: bench/latency.py.)"""
+    a = r.trace.cross
+    if a is None or a.shape[:2] == (1, 1):
+        return alignment(r)
+    L, H = a.shape[:2]
+    return fg.heatmap(a[-1].mean(0), r.source_tokens, r.target_tokens,
+                      f"{r.model}: cross attention, layer {L}, mean of {H} heads", x_title="source", y_title="target")
+
+
+def bert_overview(r: BertResult) -> go.Figure:
+    """The /fill_mask and /nsp attention figure: the last layer's self-attention averaged over its
+    heads, as /translate's is. Every layer and head is in the JSON trace; the UI draws them all. With
+    12 layers the all-heads grid (72 maps) doubled the response and made these endpoints ~1.5x slower
+    at 12 words (bench/latency.py; README, "Performance")."""
+    a = r.trace.enc_self
+    L, H = a.shape[:2]
+    return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, f"BERT: self-attention, layer {L}, mean of {H} heads",
+                      segments=r.segments)
+
+
+API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for inputs up to this many tokens
+
+
+def bert_api_record(r: BertResult) -> dict:
+    """The /fill_mask and /nsp JSON: the record, whose per-head attention is left out (null, with a notice)
+    past API_TRACE_MAX_TOKENS. A 256-token paragraph's 12 x 6 x 256 x 256 numbers took Gradio's JSON
+    ~30 s and grew the server by ~400 MiB, holding up every other user (bench/long_input.py);
+    /translate's sources stop at 64 tokens anyway."""
+    n = len(r.tokens)
+    if n <= API_TRACE_MAX_TOKENS:
+        return r.to_json()
+    note = inf.Notice(f"attention.enc_self is sent for inputs of up to {API_TRACE_MAX_TOKENS} tokens (this one has "
+                      f"{n}): the figure is the last layer's mean over heads; explorer.inference in Python returns "
+                      "every layer and head for any length.", "api_trace_left_out", limit=API_TRACE_MAX_TOKENS,
+                      tokens=n)
+    return replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note]).to_json()

@@ -1,0 +1,57 @@
+"""The public API endpoints (gradio_client): /translate, /fill_mask, /nsp. Each returns what the endpoint
+sends, in its order (gradio_client reads a tuple by position, so these keep one); the tabs call the same
+building blocks (explorer.inference, explorer/views/api.py).
+
+    from gradio_client import Client
+    Client("http://127.0.0.1:7860").predict("I am a student.", "transformer-en-fr", 1, api_name="/translate")
+"""
+from __future__ import annotations
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from explorer import inference as inf
+from explorer.views.api import bert_api_record, bert_overview, cross_overview
+from explorer.views.bert import nsp_figure, topk_figure
+from ui.components import friendly
+
+
+@friendly(api=True)
+def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure, dict]:
+    """/translate: (translation, cross-attention figure, record JSON)."""
+    r = inf.translate(model, text, beam)
+    return r.translation, cross_overview(r), r.to_json()
+
+
+@friendly(api=True)
+def fill_mask_api(text: str, top_k: int = 5) -> tuple[go.Figure, go.Figure, dict]:
+    """/fill_mask: (top-k bars per [MASK], last layer's mean self-attention, record JSON)."""
+    r = inf.fill_mask(text, top_k)
+    return topk_figure(r), bert_overview(r), bert_api_record(r)
+
+
+@friendly(api=True)
+def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dict]:
+    """/nsp: (P(IsNext)/P(NotNext) bars, last layer's mean self-attention, record JSON)."""
+    r = inf.nsp(sentence_a, sentence_b)
+    return nsp_figure(r), bert_overview(r), bert_api_record(r)
+
+
+def build_api() -> None:
+    """The endpoints' hidden components and events, inside the app's Blocks."""
+    with gr.Group(visible=False):
+        text, model = gr.Textbox(label="text"), gr.Textbox(label="model")  # sentence A for /nsp
+        # precision=None: a fractional or non-numeric beam/top-k reaches inference's check, whose message
+        # names it ("must be between 1 and 8 (got 2.5)"), instead of being rounded or failing inside Gradio
+        beam = gr.Number(1, precision=None, label="beam")
+        k = gr.Number(5, precision=None, label="top_k")
+        b = gr.Textbox(label="sentence_b")
+        translation, cross = gr.Textbox(label="translation"), gr.Plot(label="cross_attention")
+        topk, nsp = gr.Plot(label="top_k"), gr.Plot(label="next_sentence")
+        grid, trace = gr.Plot(label="self_attention"), gr.JSON(label="trace")
+        gr.Button(visible=False).click(translate_api, [text, model, beam], [translation, cross, trace],
+                                       api_name="translate", concurrency_id="models")
+        gr.Button(visible=False).click(fill_mask_api, [text, k], [topk, grid, trace], api_name="fill_mask",
+                                       concurrency_id="models")
+        gr.Button(visible=False).click(nsp_api, [text, b], [nsp, grid, trace], api_name="nsp",
+                                       concurrency_id="models")

@@ -1,0 +1,76 @@
+"""Beam search: every hypothesis of one search with its log-probability and score, and the attention of
+the one chosen (explorer.views.beam_view, beam_choice)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from explorer import i18n
+from explorer import inference as inf
+from explorer import views
+from ui.components import (BESIDE_MIN_PX, DROPDOWN_MIN_PX, Slider, downloads, example_clicks, first_is_a_sentence,
+                           friendly, model_or)
+
+TITLE = "tab.beam"
+BEAM_WIDTHS = ["60px", "540px", "130px", "130px", "340px"]  # #, translation, log-prob, score, tokens
+
+
+class Tab:
+    def __init__(self, page):
+        L = page.L
+        L(gr.Markdown, "beam.intro")
+        names = views.translation_models(page.reg)
+        with gr.Row():
+            self.model = L(gr.Dropdown, "common.model", names, value=names[0] if names else None,
+                           min_width=DROPDOWN_MIN_PX)
+            self.beam = L(Slider, "beam.size", 2, inf.MAX_BEAM, value=4, step=1)
+        self.text = L(gr.Textbox, "common.sentence", i18n.DEFAULT_INPUTS["sentences"][1], max_lines=3)
+        self.run_btn = L(gr.Button, "beam.run", variant="primary")
+        examples = L.examples("transformer", [self.text, self.model], model_or(names))
+        self.table = L.table("beam.table", views.BEAM_COLUMNS, wrap=True, column_widths=BEAM_WIDTHS)
+        self.figure = L(gr.Plot, "beam.figure")
+        self.choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
+        self.translation = L(gr.Textbox, "common.translation", interactive=False)
+        self.notice = gr.Markdown()
+        with gr.Row():  # side by side only where each gets a wide plot's width (past figures.NARROW_PX)
+            self.mean = L(gr.Plot, "beam.mean", min_width=BESIDE_MIN_PX)
+            self.grid = L(gr.Plot, "beam.grid", min_width=BESIDE_MIN_PX)
+        self.files = downloads(L)
+        self.search = gr.State(None)  # the last search's text, model and beam
+        chosen = [self.translation, self.grid, self.mean, self.notice, self.files]
+        every = [self.table, self.figure, self.choice, *chosen, self.search]
+        for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
+            trigger(self.run, [self.text, self.model, self.beam, page.lang], every, concurrency_id="models",
+                    api_visibility="private", validator=first_is_a_sentence)
+        self.choice.input(self.choose, [self.search, self.choice, page.lang], chosen, trigger_mode="always_last",
+                          api_visibility="private")
+        page.on_language(self.relabel, [self.search, self.choice, page.lang], every, concurrency_id="models")
+
+    def _chosen(self, c: views.BeamChoice) -> dict:
+        return {self.translation: c.translation, self.grid: c.grid, self.mean: c.mean, self.notice: c.notice,
+                self.files: c.files}
+
+    @friendly
+    def run(self, text, model, beam, lang="en"):
+        v = views.beam_view(text, model, beam, lang)
+        return {self.table: v.table, self.figure: v.figure, self.choice: gr.Dropdown(choices=v.choices, value=0),
+                **self._chosen(v.chosen), self.search: {"text": text, "model": model, "beam": int(beam)}}
+
+    @friendly
+    def choose(self, search, chosen, lang="en"):
+        """Another hypothesis of the last search (its text/model/beam are kept, not the textboxes').
+        Before any search the choice is empty and nothing changes (opening it raised an error toast)."""
+        if not search:
+            return gr.skip()
+        return self._chosen(views.beam_choice(search["text"], search["model"], search["beam"], chosen, lang))
+
+    @friendly
+    def relabel(self, search, chosen, lang="en"):
+        """The last search again in `lang` (its text, model and beam; deterministic), on the same hypothesis."""
+        if not search:
+            return gr.skip()
+        out = self.run(search["text"], search["model"], search["beam"], lang)
+        chosen = int(chosen or 0)
+        if chosen:
+            out[self.choice] = gr.Dropdown(choices=out[self.choice].choices, value=chosen)
+            out.update(self.choose(search, chosen, lang))
+        return out
