@@ -852,6 +852,16 @@ def examples(view: str, lang: str = "en") -> list[list]:
     return EXAMPLES[view][lang_code(lang)]
 
 
+# What the input boxes hold when the page opens (the models read English, so these stay English in Korean).
+DEFAULT_INPUTS = {
+    "sentences": ["I am a student.", "The animal didn't cross the street because it was too tired.",
+                  "Let's stick to the plan."],
+    "mask": "the man went to the [MASK] .",
+    "next": "he bought a gallon of milk .",
+    "query_key": "the cat sat on the mat because it was tired .",
+}
+
+
 def missing() -> list[str]:
     """Keys lacking a non-empty string in some language (the tests want none)."""
     return sorted(k for k, v in STRINGS.items() if any(not str(v.get(lang) or "").strip() for lang in LANGS))
