@@ -6,7 +6,7 @@ large the query weights and the attention LayerNorm gains have grown, for one or
 A head whose every row puts all its weight on one token (mean row entropy near 0, mean top
 weight near 1) has saturated logits; Zhai et al. 2023 ("Stabilizing Transformer Training by
 Preventing Attention Entropy Collapse") tie such heads to loss spikes and divergence, which is
-what continuing the shipped BERT at lr 5e-4 or more did (runs bQ, bR, bS in the README).
+what continuing the shipped BERT at lr 5e-4 or more did (runs bQ, bR, bS in docs/training.md).
 Comparing a checkpoint with its parent shows which head collapsed and which weights grew.
 With --data-dir, also the largest per-tensor gradient norms on training batches (4 of 48
 sequences, the shipped recipe's mix, the same draw for every checkpoint; about 2 minutes, most

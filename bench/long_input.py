@@ -6,7 +6,7 @@ on the same paragraph: seconds and the size of the figures' JSON that Gradio sen
 
 The paragraph is cut by the app to 2,000 characters and then to the model's tokens (BERT: 256;
 translation: 64 source subwords), so it is the largest input any user can send. A call that holds
-a worker for tens of seconds holds up everyone queued behind it (2 workers, README "Performance").
+a worker for tens of seconds holds up everyone queued behind it (2 workers, docs/performance.md).
 """
 from __future__ import annotations
 

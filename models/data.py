@@ -33,7 +33,7 @@ def find(data_dir: Path, rel: str) -> Path:
         return p
     if p.suffix == ".gz" and p.with_suffix("").is_file():
         return p.with_suffix("")
-    raise FileNotFoundError(f"{p} not found: see the README's 'Data' section for where to get the corpora")
+    raise FileNotFoundError(f"{p} not found: see docs/data.md for where to get the corpora")
 
 
 def open_text(path: Path):
