@@ -464,7 +464,7 @@ def setup_translation(args, device):
 def collapsed_heads(model, batch: dict, pad_id: int, device="cpu") -> dict:
     """Attention entropy collapse on a fixed batch: the heads whose mean top weight exceeds
     COLLAPSED_TOP_WEIGHT, as [layer, head] from 0, and the largest mean top weight of any head.
-    Logged at every BERT evaluation: continuing a checkpoint with such a head diverged (README)."""
+    Logged at every BERT evaluation: continuing a checkpoint with such a head diverged (docs/training.md)."""
     model.eval()
     ids = batch["input_ids"].to(device)
     with torch.no_grad():
