@@ -31,8 +31,8 @@ import torch
 import torch.nn.functional as F
 
 from explorer.choices import encode_target
-from explorer.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, encode_source,
-                                registry, translate)
+from explorer.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, clean_text,
+                                encode_source, registry, translate)
 from models.attention import causal_mask
 from models.tokenizers import special_ids
 
@@ -132,6 +132,12 @@ def bert_block(layer) -> BlockWeights:
     """models.bert.EncoderLayer: self-attention (QK-LayerNorm optional), exact-erf GELU FFN."""
     return BlockWeights((attention_weights("self", layer.attn, layer.attn_norm),
                          ffn_weights(layer.ff_in, layer.ff_out, "gelu", layer.ff_norm)), layer.pre_ln)
+
+
+def gpt_block(block) -> BlockWeights:
+    """models.gpt.Block: pre-LN masked self-attention, tanh-GELU MLP (GPT-2)."""
+    return BlockWeights((attention_weights("masked_self", block.attn.mha, block.ln1),
+                         ffn_weights(block.mlp.fc, block.mlp.proj, "gelu_tanh", block.ln2)), True)
 
 
 # ----------------------------------------------------------------------------- the record
@@ -356,6 +362,20 @@ def bert_states(model, ids: torch.Tensor, segs: torch.Tensor):
     return xs
 
 
+@torch.inference_mode()
+def gpt_states(model, ids: torch.Tensor):
+    """A GPT's own forward, block by block: [L + 1] tensors (1, T, d), the input of each block and the last output
+    (before the final LayerNorm ln_f)."""
+    positions = torch.arange(ids.size(1))
+    x = model.drop(model.tok(ids) + model.pos(positions))
+    xs = []
+    for block in model.blocks:
+        xs.append(x)
+        x, _, _, _ = block(x)
+    xs.append(x)
+    return xs
+
+
 def _final(norm, x: np.ndarray) -> np.ndarray | None:
     """A pre-LN stack's final LayerNorm applied to the last layer's output, from its weights."""
     if norm is None or not isinstance(norm, torch.nn.LayerNorm):
@@ -370,13 +390,26 @@ def inside_layer(name: str, text: str, layer: int = 0, token: int = 0, stack: st
     Transformer translation models: stack "encoder" (the source) or "decoder" (the decoder's input
     <s> y1 .. : the model's greedy translation, or the typed `target`). BERT: its encoder."""
     reg = reg or registry()
-    ckpt = reg.get(name, ("transformer", "bert"))
+    ckpt = reg.get(name, ("transformer", "bert", "gpt"))
     model, c, tok = ckpt.model, ckpt.config, ckpt.tokenizer
     if stack not in STACKS:
         raise UserError(f"Stack must be one of {', '.join(STACKS)} (got {stack!r}).", "bad_stack", stack=str(stack))
     memory = None
     src_tokens: list[str] = []
-    if c.arch == "bert":
+    if c.arch == "gpt":  # a decoder-only model reads the text itself, no special tokens
+        if stack != "decoder":
+            stack = "decoder"
+        a, notices = clean_text(text)
+        ids = tok.encode(a, add_special_tokens=False).ids[: c.max_len]
+        if not ids:
+            raise UserError("The sentence has no tokens the model knows.", "no_tokens")
+        states = gpt_states(model, torch.tensor([ids]))
+        tokens = _pieces(tok, ids)
+        layer = check_int(layer, "Layer", 0, c.n_layers - 1)
+        block = gpt_block(model.blocks[layer])
+        final_norm = model.ln_f
+        n_layers = c.n_layers
+    elif c.arch == "bert":
         if stack != "encoder":
             raise UserError("BERT has an encoder only.", "bert_encoder_only")
         a, b, notices = _bert_inputs(text, None)

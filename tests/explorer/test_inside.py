@@ -228,3 +228,22 @@ def test_user_errors_and_a_typed_target(reg):
     js = r.to_json()
     assert js["steps"][0]["type"] == "attention" and js["steps"][0]["scores"][0][-1] is None  # -inf -> null
     assert js["d_k"] * js["n_heads"] == js["d_model"]
+
+
+def test_a_models_gpt_block_equals_its_forward():
+    from models.gpt import GPT, GPTConfig
+    torch.manual_seed(3)
+    m = GPT(GPTConfig(vocab_size=50, max_len=16, d_model=16, n_layers=2, n_heads=4, d_ff=32, dropout=0.0)).eval()
+    ids = torch.tensor([[5, 9, 11, 7, 30, 2]])
+    xs = inside.gpt_states(m, ids)
+    with torch.inference_mode():
+        out = m(ids, need_weights=True)
+        close(m.lm_head(m.ln_f(xs[-1]))[0], out.logits[0])  # the states are the model's own
+    for layer in range(2):
+        for token in (0, 3, 5):
+            y, steps, ys = inside.inside_block(inside.gpt_block(m.blocks[layer]), xs[layer][0], token, list("abcdef"))
+            close(ys, xs[layer + 1][0])
+            close(steps[0].probs, out.trace.dec_self[0, layer, :, token])
+            assert np.isneginf(steps[0].scores[:, token + 1:]).all()
+    with torch.inference_mode():
+        close(inside._final(m.ln_f, ys), m.ln_f(xs[-1])[0])
