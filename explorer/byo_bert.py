@@ -25,6 +25,9 @@ import dataclasses
 import json
 import os
 import re
+import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from pathlib import Path
 
 import torch
@@ -32,7 +35,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-from explorer.inference import Registry, UserError
+from explorer.inference import MAX_CHARS, Registry, UserError
 from models.bert import BertConfig, config_from_hf, from_hf
 from models.checkpoint import Checkpoint
 from models.tokenizers import BERT_SPECIALS, special_ids
@@ -43,6 +46,11 @@ PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
 MAX_JSON_BYTES = 50_000_000  # config / index / tokenizer_config files are KB; tokenizer.json a few MB
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$", re.ASCII)
+# One request's attention record holds layers x heads x tokens x tokens floats, tokens up to the model's positions
+# (the input is cut at MAX_CHARS characters, so never more than that): a config alone decided it (a 1.2 MB model
+# with 64 heads and 4,096 positions took +1.5 GB for one fill-mask). bert-base: 12 x 12 x 512 x 512 = 37.7 M.
+MAX_ATTENTION_CELLS = 64 * 2**20  # 256 MiB of float32 per request
+TOKENIZE_SECONDS = 5.0  # one encode of a brought tokenizer (its regexes are the model author's)
 
 
 # ----------------------------------------------------------------------------- local folders
@@ -174,6 +182,7 @@ def _load_tokenizer(folder: Path, hf_config: dict) -> tuple[Tokenizer, str]:
 
 def _check_tokenizer(tok: Tokenizer, vocab_size: int, folder: Path) -> None:
     missing = [t for t in BERT_SPECIALS if tok.token_to_id(t) is None]
+    tok.encode(PROBE)  # a GuardedTokenizer: a UserError if it panics or runs past its time
     if missing:
         raise UserError(f"The tokenizer in {folder} lacks BERT's special token(s) {', '.join(missing)}.")
     if tok.get_vocab_size() > vocab_size:
@@ -187,15 +196,89 @@ def _check_tokenizer(tok: Tokenizer, vocab_size: int, folder: Path) -> None:
         raise UserError(f"The tokenizer in {folder} does not frame text as [CLS] A [SEP] B [SEP].")
 
 
+def attention_cells(config: BertConfig) -> int:
+    """The attention floats of one request at the longest input the app reads: layers x heads x T x T."""
+    tokens = min(int(config.max_len), MAX_CHARS + 3)  # [CLS] A [SEP] B [SEP]: at most one token per character
+    return int(config.n_layers) * int(config.n_heads) * tokens * tokens
+
+
 def _bert_config(hf_config: dict, where) -> BertConfig:
     model_type = hf_config.get("model_type", "bert")
     if model_type != "bert":
         raise UserError(f"{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.",
                         "not_bert", where=str(where), model_type=model_type)
     try:
-        return config_from_hf(hf_config)
+        config = config_from_hf(hf_config)
+        sizes = (config.n_layers, config.n_heads, config.max_len, config.d_model, config.vocab_size)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in sizes):
+            raise ValueError("layers, heads, positions, hidden size and vocabulary must be positive whole numbers")
+        if config.d_model % config.n_heads:
+            raise ValueError(f"hidden_size {config.d_model} is not divisible by num_attention_heads {config.n_heads}")
     except (KeyError, TypeError, ValueError) as e:
         raise UserError(f"The config.json of {where} is not a usable BERT config: {e}") from None
+    cells = attention_cells(config)
+    if cells > MAX_ATTENTION_CELLS:  # checked before any weight is downloaded
+        raise UserError(f"{where} would keep {cells / 1e6:,.0f} M attention weights per request ({config.n_layers} "
+                        f"layers x {config.n_heads} heads x {min(config.max_len, MAX_CHARS + 3)}² tokens), over this "
+                        f"server's limit of {MAX_ATTENTION_CELLS / 1e6:.0f} M.", "hub_attention_too_big",
+                        where=str(where), cells=f"{cells / 1e6:,.0f}", layers=config.n_layers, heads=config.n_heads,
+                        tokens=min(config.max_len, MAX_CHARS + 3), limit=f"{MAX_ATTENTION_CELLS / 1e6:.0f}")
+    return config
+
+
+# ----------------------------------------------------------------------------- brought tokenizers
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="byo-tokenizer")  # tokenizers releases the GIL
+
+
+def _call(fn, args, kwargs):
+    try:
+        return True, fn(*args, **kwargs)
+    except BaseException as e:  # noqa: BLE001 -- a Rust panic (pyo3 PanicException) is a BaseException
+        return False, e
+
+
+class GuardedTokenizer:
+    """A brought tokenizer whose encode and decode run with a time bound, a Rust panic (an Oniguruma regex over its
+    retry limit, ...) becoming a UserError. A tokenizer that ran out of time once is refused from then on (its
+    thread may still be running). Everything else is the wrapped `tokenizers.Tokenizer`'s."""
+
+    def __init__(self, tok: Tokenizer, seconds: float = TOKENIZE_SECONDS):
+        self._tok, self._seconds, self._stuck = tok, seconds, False
+
+    def __getattr__(self, name):
+        return getattr(self._tok, name)
+
+    def encode(self, *args, **kwargs):
+        return self._guarded(self._tok.encode, args, kwargs)
+
+    def encode_batch(self, *args, **kwargs):
+        return self._guarded(self._tok.encode_batch, args, kwargs)
+
+    def decode(self, *args, **kwargs):
+        return self._guarded(self._tok.decode, args, kwargs)
+
+    def _guarded(self, fn, args, kwargs):
+        if self._stuck:
+            raise UserError("This model's tokenizer stopped answering earlier; choose another model.",
+                            "tokenizer_stuck")
+        try:
+            ok, value = _POOL.submit(_call, fn, args, kwargs).result(timeout=self._seconds)
+        except FutureTimeout:
+            self._stuck = True
+            raise UserError(f"This model's tokenizer took over {self._seconds:g} s on this text (its rules are too "
+                            "slow); choose another model.", "tokenizer_slow", s=f"{self._seconds:g}") from None
+        if ok:
+            return value
+        error = f"{type(value).__name__}: {str(value).splitlines()[0] if str(value) else ''}"[:200]
+        raise UserError(f"This model's tokenizer failed on this text ({error}); try another text or model.",
+                        "tokenizer_failed", error=error)
+
+
+# A text that exercises a tokenizer's rules at the length the app reads (letters, digits, spaces, punctuation,
+# Hangul, emoji): a hostile regex is caught when the model loads, not by the first visitor.
+PROBE = ("a" * 400 + " " + "ab" * 200 + " 1234567890" * 30 + " " + "!?.,;:'\"-" * 20 + " 나는 학생 입니다 " * 10
+         + "🙂" * 20 + " [MASK] " + "z" * 300)[:MAX_CHARS]
 
 
 def load_local(folder: str | Path) -> Checkpoint:
@@ -206,6 +289,7 @@ def load_local(folder: str | Path) -> Checkpoint:
     hf_config = _read_json(folder / "config.json", "the model's configuration")
     config = _bert_config(hf_config, folder)
     tok, how = _load_tokenizer(folder, hf_config)
+    tok = GuardedTokenizer(tok)
     _check_tokenizer(tok, config.vocab_size, folder)
     state = _read_state(_weight_files(folder))
     _check_heads(state, folder)
@@ -293,13 +377,56 @@ def load_hub(repo_id: str, max_bytes: int = 500_000_000, revision: str | None = 
         return Path(_hub(lambda: huggingface_hub.hf_hub_download(repo_id, name, revision=info.sha,
                                                                  cache_dir=cache_dir), repo_id))
 
-    config_path = fetch("config.json")  # first: a model that is not BERT is refused before its weights come
-    _bert_config(_read_json(config_path, "the model's configuration"), repo_id)
-    for name in files[1:]:
-        fetch(name)
-    ckpt = load_local(config_path.parent)  # every file of one revision lands in one snapshot folder
+    cache = _repo_cache(cache_dir, repo_id)
+    existed = cache.exists()
+    try:
+        config_path = fetch("config.json")  # first: a model that is not BERT is refused before its weights come
+        _bert_config(_read_json(config_path, "the model's configuration"), repo_id)
+        for name in files[1:]:
+            fetch(name)
+        ckpt = load_local(config_path.parent)  # every file of one revision lands in one snapshot folder
+    except BaseException:
+        _forget_download(cache, existed)  # a refused or broken download must not stay on disk, uncounted
+        raise
     source = f"https://huggingface.co/{repo_id}" + (f" @ {info.sha}" if info.sha else "")
     return dataclasses.replace(ckpt, metrics={**ckpt.metrics, "source": source, "download_bytes": total})
+
+
+_FAILED = {"count": 0, "bytes": 0}  # downloads deleted after a failure, since the process started
+_FAILED_LOCK = threading.Lock()
+
+
+def failed_downloads() -> dict:
+    """{"count": Hub downloads that failed or were refused after they began, "bytes": what they had written
+    and was deleted}."""
+    with _FAILED_LOCK:
+        return dict(_FAILED)
+
+
+def _repo_cache(cache_dir, repo_id: str) -> Path:
+    """huggingface_hub's cache folder of a model repo (models--owner--name)."""
+    from huggingface_hub import constants
+
+    return Path(cache_dir or constants.HF_HUB_CACHE) / ("models--" + repo_id.replace("/", "--"))
+
+
+def _forget_download(cache: Path, existed: bool) -> None:
+    """Delete what a failed download wrote: the whole repo folder when this download created it, else only its
+    unfinished blobs (another load's files stay)."""
+    if not cache.exists():
+        return
+    files = [f for f in cache.rglob("*") if f.is_file() and not f.is_symlink()]
+    if existed:
+        files = [f for f in files if f.name.endswith(".incomplete")]
+    size = sum(f.stat().st_size for f in files)
+    if existed:
+        for f in files:
+            f.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(cache, ignore_errors=True)
+    with _FAILED_LOCK:
+        _FAILED["count"] += 1
+        _FAILED["bytes"] += size
 
 
 # ----------------------------------------------------------------------------- the app's operator

@@ -701,6 +701,20 @@ STRINGS: dict[str, dict[str, str]] = {
                              "ko": "허브가 '{repo}'의 {files} 크기를 알려 주지 않아 내려받지 않습니다."},
     "err.hub_too_big": {"en": "'{repo}' needs {mb} MB ({files}), over the limit of {limit} MB.",
                         "ko": "'{repo}'은(는) {mb} MB({files})가 필요해 제한 {limit} MB를 넘습니다."},
+    "err.hub_attention_too_big": {
+        "en": "{where} would keep {cells} M attention weights per request ({layers} layers x {heads} heads x "
+              "{tokens}² tokens), over this server's limit of {limit} M.",
+        "ko": "{where}은(는) 요청마다 어텐션 가중치 {cells}M개({layers} 레이어 x {heads} 헤드 x {tokens}² 토큰)를 "
+              "만들어 이 서버의 한도 {limit}M개를 넘습니다."},
+    "err.tokenizer_failed": {"en": "This model's tokenizer failed on this text ({error}); try another text or model.",
+                             "ko": "이 모델의 토크나이저가 이 텍스트에서 실패했습니다({error}). 다른 텍스트나 모델을 "
+                                   "써 보세요."},
+    "err.tokenizer_slow": {"en": "This model's tokenizer took over {s} s on this text (its rules are too slow); "
+                                 "choose another model.",
+                           "ko": "이 모델의 토크나이저가 이 텍스트에 {s}초 넘게 걸렸습니다(규칙이 너무 느립니다). 다른 "
+                                 "모델을 고르세요."},
+    "err.tokenizer_stuck": {"en": "This model's tokenizer stopped answering earlier; choose another model.",
+                            "ko": "이 모델의 토크나이저가 앞서 응답을 멈췄습니다. 다른 모델을 고르세요."},
     "err.not_bert": {"en": "{where} holds a '{model_type}' model; only BERT (model_type 'bert') is supported.",
                      "ko": "{where}에는 '{model_type}' 모델이 있습니다. BERT(model_type 'bert')만 지원합니다."},
     "err.hub_off": {"en": "Loading models from the Hugging Face Hub is turned off on this server.",

@@ -10,6 +10,7 @@ with a message meant for the screen; nothing else is expected to escape.
 """
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -106,9 +107,19 @@ def load_registry(assets: Path = ASSETS, names=None) -> Registry:
             continue
         try:
             reg.models[folder.name] = load(folder)
-        except CheckpointError as e:
-            reg.errors[folder.name] = str(e)
+        except Exception as e:  # noqa: BLE001 -- one broken folder must not stop the app from starting
+            if not isinstance(e, CheckpointError):
+                logging.getLogger(__name__).exception("loading %s", folder.name)
+            reg.errors[folder.name] = relative_to_assets(str(e), assets)
     return reg
+
+
+def relative_to_assets(message: str, assets: Path = ASSETS) -> str:
+    """A load error as a visitor may read it: paths under `assets` named from there ("bert/config.json"),
+    never as the server's absolute path."""
+    for root in {str(Path(assets)), str(Path(assets).resolve())}:
+        message = message.replace(root.rstrip("/") + "/", "").replace(root, "assets")
+    return message
 
 
 _REGISTRY: Registry | None = None

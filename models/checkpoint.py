@@ -193,9 +193,12 @@ def _read_json(path: Path) -> dict:
     if not path.is_file():
         raise CheckpointError(f"{path} is missing")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CheckpointError(f"{path} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path} holds a JSON {type(data).__name__}, not an object")
+    return data
 
 
 def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
@@ -230,8 +233,9 @@ def load(folder: str | Path) -> Checkpoint:
         config_cls, model_cls = arch_classes(cfg["arch"])
         names = {f.name for f in dataclasses.fields(config_cls)}
         config = config_cls(**{k: v for k, v in cfg["config"].items() if k in names})
-    except (KeyError, TypeError, ValueError) as e:
-        raise CheckpointError(f"{folder / 'config.json'} is not a valid config: {e}") from None
+        model = model_cls(config)  # a model that cannot be built (d_model not divisible by n_heads: an assert)
+    except Exception as e:  # noqa: BLE001 -- any of it means the config is unusable; the message says which
+        raise CheckpointError(f"{folder / 'config.json'} is not a valid config: {type(e).__name__}: {e}") from None
     tok_path = folder / "tokenizer.json"
     if not tok_path.is_file():
         raise CheckpointError(f"{tok_path} is missing")
@@ -240,7 +244,6 @@ def load(folder: str | Path) -> Checkpoint:
     except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
         raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
     metrics = _read_json(folder / "metrics.json")
-    model = model_cls(config)
     raw = _read_weights(folder)
     stored = "int8" if any(k.endswith(SCALE) for k in raw) else "+".join(sorted(
         {_DTYPE_NAMES.get(v.dtype, str(v.dtype)) for v in raw.values() if v.is_floating_point()}))
@@ -260,6 +263,9 @@ def load(folder: str | Path) -> Checkpoint:
             if v.shape != target[name].shape:
                 raise CheckpointError(f"{folder}: weights do not match config.json: {name} is "
                                       f"{tuple(v.shape)} in the files, {tuple(target[name].shape)} in the model")
+            if v.is_floating_point() and not torch.isfinite(v).all():  # NaN weights give NaN attention, silently
+                raise CheckpointError(f"{folder}: weight {name} holds NaN or infinite values; the checkpoint is "
+                                      "broken (a diverged run?)")
             target[name].copy_(v)
     return Checkpoint(model.eval(), tokenizer, config, metrics, folder, stored)
 

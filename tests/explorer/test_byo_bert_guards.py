@@ -1,0 +1,114 @@
+"""explorer/byo_bert.py's guards for a model a visitor brings (issue 31): its config alone must not decide a
+request's memory (layers x heads x tokens² capped before any weight is downloaded), a download that fails is
+deleted and counted, and its tokenizer (the model author's regexes) runs with a time bound, a Rust panic
+becoming a UserError instead of a BaseException that escapes every `except Exception`."""
+import json
+import time
+import types
+
+import pytest
+from tokenizers import Regex, Tokenizer, models, pre_tokenizers
+
+from explorer import byo_bert
+from explorer.byo_bert import MAX_ATTENTION_CELLS, GuardedTokenizer, attention_cells, load_hub, load_local
+from explorer.inference import MAX_CHARS, UserError
+from models.bert import config_from_hf
+
+BASE = {"model_type": "bert", "vocab_size": 30522, "hidden_size": 768, "num_hidden_layers": 12,
+        "num_attention_heads": 12, "intermediate_size": 3072, "max_position_embeddings": 512}
+
+
+def test_bert_base_fits_and_the_issue_s_64_head_model_does_not():
+    assert attention_cells(config_from_hf(BASE)) == 12 * 12 * 512 * 512 <= MAX_ATTENTION_CELLS
+    wide = {**BASE, "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 64,
+            "max_position_embeddings": 4096}
+    cells = attention_cells(config_from_hf(wide))
+    assert cells == 64 * (MAX_CHARS + 3) ** 2 > MAX_ATTENTION_CELLS  # tokens: the input's cap, not 4,096
+    with pytest.raises(UserError, match="attention weights per request .*64 heads"):
+        byo_bert._bert_config(wide, "someone/wide")
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"hidden_size": 30, "num_attention_heads": 4}, "not divisible"),
+    ({"num_attention_heads": 0}, "positive whole numbers"),
+    ({"num_hidden_layers": 2.5}, "positive whole numbers"),
+])
+def test_unbuildable_configs_are_user_errors(change, needle):
+    with pytest.raises(UserError, match=needle):
+        byo_bert._bert_config({**BASE, **change}, "someone/odd")
+
+
+def fake_hub(monkeypatch, config, cache_dir):
+    """A Hub whose downloads land in cache_dir as huggingface_hub lays them out (blobs + snapshot)."""
+    import huggingface_hub
+
+    siblings = [types.SimpleNamespace(rfilename=n, size=1000) for n in ("config.json", "vocab.txt",
+                                                                         "model.safetensors")]
+    monkeypatch.setattr(huggingface_hub, "HfApi", lambda: types.SimpleNamespace(
+        model_info=lambda repo_id, revision=None, files_metadata=False: types.SimpleNamespace(siblings=siblings,
+                                                                                               sha="b" * 40)))
+    fetched = []
+
+    def download(repo_id, filename, revision=None, cache_dir=None):
+        repo = cache_dir / ("models--" + repo_id.replace("/", "--"))
+        (repo / "blobs").mkdir(parents=True, exist_ok=True)
+        (repo / "blobs" / f"{filename}.incomplete").write_bytes(b"x" * 500)  # a download cut short
+        snap = repo / "snapshots" / revision
+        snap.mkdir(parents=True, exist_ok=True)
+        (snap / filename).write_text(json.dumps(config))
+        fetched.append(filename)
+        return str(snap / filename)
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    return fetched
+
+
+def test_a_refused_download_is_deleted_and_counted(monkeypatch, tmp_path):
+    wide = {**BASE, "num_attention_heads": 64, "hidden_size": 64 * 12, "max_position_embeddings": 4096}
+    fetched = fake_hub(monkeypatch, wide, tmp_path)
+    before = byo_bert.failed_downloads()
+    with pytest.raises(UserError, match="attention weights per request"):
+        load_hub("someone/wide-bert", cache_dir=tmp_path)
+    assert fetched == ["config.json"]  # refused before the weights came
+    assert not (tmp_path / "models--someone--wide-bert").exists()
+    after = byo_bert.failed_downloads()
+    assert after["count"] == before["count"] + 1 and after["bytes"] > before["bytes"]
+
+
+def hostile_tokenizer() -> Tokenizer:
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "a": 1}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"(a+)+b"), behavior="isolated")  # catastrophic backtracking
+    return tok
+
+
+def test_a_tokenizer_panic_is_a_user_error():
+    with pytest.raises(BaseException) as raw:  # what the bare library does: not an Exception at all
+        hostile_tokenizer().encode("a" * 40 + "c")
+    assert not isinstance(raw.value, Exception)
+    with pytest.raises(UserError, match="tokenizer failed on this text .*retry-limit"):
+        GuardedTokenizer(hostile_tokenizer()).encode("a" * 40 + "c")
+
+
+def test_a_slow_tokenizer_times_out_and_is_refused_from_then_on():
+    slow = types.SimpleNamespace(encode=lambda text: time.sleep(2) or text, get_vocab_size=lambda: 7)
+    guarded = GuardedTokenizer(slow, seconds=0.2)
+    t0 = time.perf_counter()
+    with pytest.raises(UserError, match="took over 0.2 s"):
+        guarded.encode("anything")
+    assert time.perf_counter() - t0 < 1.5  # the request came back; the tokenizer's thread may still run
+    with pytest.raises(UserError, match="stopped answering"):
+        guarded.encode("again")
+    assert guarded.get_vocab_size() == 7  # the rest is the wrapped tokenizer's
+
+
+def test_a_hostile_tokenizer_json_is_refused_when_the_model_loads(tmp_path):
+    pytest.importorskip("transformers")
+    from tests.test_byo_bert import VOCAB, hf_bert
+
+    hf_bert().save_pretrained(tmp_path, safe_serialization=True)
+    (tmp_path / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
+    tok = byo_bert.wordpiece_from_vocab(tmp_path / "vocab.txt")
+    tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"(a+)+b"), behavior="isolated")
+    tok.save(str(tmp_path / "tokenizer.json"))
+    with pytest.raises(UserError, match="tokenizer failed"):
+        load_local(tmp_path)
