@@ -20,6 +20,18 @@ gr = pytest.importorskip("gradio")
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
 from explorer import figures as fg, i18n, lab  # noqa: E402
+from explorer import views as vw  # noqa: E402
+from explorer.views import api as api_views, bert as bert_views, models as models_views  # noqa: E402
+from explorer.views import seq2seq as s2s_views, transformer as tr_views  # noqa: E402
+from ui import api, theme  # noqa: E402
+from ui import components as uc  # noqa: E402
+
+TABS = app.demo.tabs  # module name -> its Tab: the handlers, and the components they return values for
+
+
+def handler_name(fn) -> str:
+    """An event handler as '<tab module>.<name>' ('beam.run'), by which the tests below find its events."""
+    return f"{getattr(fn, '__module__', '').rsplit('.', 1)[-1]}.{getattr(fn, '__name__', '')}"
 
 EN = "I am a student."
 REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -56,7 +68,7 @@ def test_space_front_matter_matches_what_the_tests_run():
 def test_theme_text_reads_at_wcag_aa_contrast():
     """White on the run buttons was 3.6:1 (orange 500) and the selected tab's orange text 2.8:1 on white; in dark
     mode (Gradio follows the system's) the same pairs, against the dark page."""
-    t = app.THEME
+    t = theme.THEME
 
     def colour(v: str, dark: bool) -> str:
         while v.startswith("*"):  # a theme reference: in dark mode the referenced variable's dark value
@@ -80,11 +92,11 @@ def test_theme_text_reads_at_wcag_aa_contrast():
         pairs = [(v["button_primary_text_color"], v["button_primary_background_fill"]),
                  (v["button_primary_text_color"], v["button_primary_background_fill_hover"]),
                  (v["button_cancel_text_color"], v["button_cancel_background_fill"]),
-                 (app.SELECTED_TAB[dark], v["background_fill_primary"]),
+                 (theme.SELECTED_TAB[dark], v["background_fill_primary"]),
                  (v["body_text_color_subdued"], v["background_fill_primary"])]
         low = [(a, b, round(contrast(a, b, dark), 2)) for a, b in pairs if contrast(a, b, dark) < 4.5]
         assert not low, (d, low)
-    assert all(c in app.CSS for c in app.SELECTED_TAB)
+    assert all(c in theme.CSS for c in theme.SELECTED_TAB)
 
 
 def test_demo_builds_with_named_endpoints():
@@ -95,7 +107,7 @@ def test_demo_builds_with_named_endpoints():
 
 @needs
 def test_seq2seq_view_shows_the_records_alignment():
-    v = app.seq2seq_view(EN, "seq2seq-dot", 2)
+    v = s2s_views.seq2seq_view(EN, "seq2seq-dot", 2)
     r = inf.translate("seq2seq-dot", EN, 1)
     assert v.translation == r.translation and v.steps == len(r.target_tokens)
     np.testing.assert_array_equal(z(v.alignment), r.trace.cross[0, 0])
@@ -103,9 +115,9 @@ def test_seq2seq_view_shows_the_records_alignment():
     assert [html.unescape(t) for t in v.alignment.layout.xaxis.ticktext] == r.source_tokens
     np.testing.assert_array_equal(np.asarray(v.step_bars.data[0].y), r.trace.cross[0, 0, 1])  # step 2 = row 1
     best = r.source_tokens[int(np.argmax(r.trace.cross[0, 0, 1]))]
-    assert app.md(best) in v.step_text
+    assert vw.md(best) in v.step_text
     # the step slider redraws from the stored record without a model call
-    align, bars, text = app.seq2seq_step(v.record, 99)  # clamped to the last step
+    align, bars, text = s2s_views.seq2seq_step(v.record, 99)  # clamped to the last step
     np.testing.assert_array_equal(np.asarray(bars.data[0].y), r.trace.cross[0, 0, -1])
     assert f"Step {v.steps}/{v.steps}" in text
     # the downloads hold every step, none marked, so the slider cannot leave them behind
@@ -116,7 +128,7 @@ def test_seq2seq_view_shows_the_records_alignment():
 
 @needs
 def test_seq2seq_none_says_there_is_no_attention():
-    v = app.seq2seq_view(EN, "seq2seq-none")
+    v = s2s_views.seq2seq_view(EN, "seq2seq-none")
     assert "No attention" in v.notice and "fixed-size vector" in v.notice
     assert heatmaps(v.alignment) == [] and "never looks back" in v.alignment.layout.annotations[0].text
     assert "no attention" in v.step_text.lower()
@@ -125,7 +137,7 @@ def test_seq2seq_none_says_there_is_no_attention():
 @needs
 def test_transformer_view_matches_the_record_for_the_chosen_head():
     text = "The animal didn't cross the street because it was too tired."
-    v = app.transformer_view(text, "transformer-en-fr", 1, 2, 3)
+    v = tr_views.transformer_view(text, "transformer-en-fr", 1, 2, 3)
     r = inf.translate("transformer-en-fr", text, 1)
     t, h = r.trace, v.heads
     assert v.translation == r.translation
@@ -178,10 +190,10 @@ def test_beam_search_uses_the_models_own_length_penalty(name):
 def test_transformer_redraw_clamps_layer_and_head():
     r = inf.translate("transformer-en-fr", EN, 1)
     L, H = r.trace.enc_self.shape[:2]
-    h = app.transformer_heads(r, 99, 0)
+    h = tr_views.transformer_heads(r, 99, 0)
     np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[L - 1, 0])
     assert f"layer {L}, head 1" in h.enc_head.layout.title.text
-    placeholder = app.transformer_heads(None, 1, 1)
+    placeholder = tr_views.transformer_heads(None, 1, 1)
     assert heatmaps(placeholder.enc_grid) == [] and placeholder.files == []
 
 
@@ -192,20 +204,20 @@ def test_a_view_the_model_lacks_is_named_not_drawn():
     import dataclasses
     r = inf.translate("transformer-en-fr", EN, 1)
     bare = dataclasses.replace(r, trace=dataclasses.replace(r.trace, cross=None, dec_self_scores=None))
-    h = app.transformer_heads(bare, 1, 1)
+    h = tr_views.transformer_heads(bare, 1, 1)
     for fig in (h.cross_grid, h.cross_head):
         assert heatmaps(fig) == [] and "This model has no cross attention (decoder → encoder)." in str(fig.layout)
     assert heatmaps(h.dec_scores) == [] and "no decoder masked self-attention" in str(h.dec_scores.layout)
     np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[0, 0])  # what it has is still drawn
     names = [Path(f).name for f in h.files]
     assert not any("cross" in n or "scores" in n for n in names) and any("enc_self" in n for n in names)
-    ko = app.transformer_heads(bare, 1, 1, "한국어")
+    ko = tr_views.transformer_heads(bare, 1, 1, "한국어")
     assert "이 모델에는 교차 어텐션 (디코더 → 인코더)이 없습니다." in str(ko.cross_grid.layout)
 
 
 @needs
 def test_downloads_hold_the_same_numbers():
-    v = app.transformer_view(EN, "transformer-en-fr", 1, 1, 2)
+    v = tr_views.transformer_view(EN, "transformer-en-fr", 1, 1, 2)
     files = {Path(f).name: Path(f) for f in v.heads.files}
     assert json.loads(files["transformer-en-fr.json"].read_text(encoding="utf-8")) == \
         json.loads(json.dumps(v.record.to_json()))
@@ -216,7 +228,7 @@ def test_downloads_hold_the_same_numbers():
     assert np.isneginf(scores[0, 1:]).all()  # the CSV keeps -inf where the mask hid a key
     raw = files["transformer-en-fr-cross-L1H2.csv"].read_bytes()  # a BOM, so Excel reads the tokens as UTF-8
     assert raw.startswith(b"\xef\xbb\xbf" + "query \\ key,".encode())
-    b = app.bert_model_view("fill", "bert", "I am a [MASK] .", "", 5, 1, 1)
+    b = bert_views.bert_model_view("fill", "bert", "I am a [MASK] .", "", 5, 1, 1)
     (fill,) = [f for f in b.files if f.endswith("-fill_mask.csv")]
     with open(fill, encoding="utf-8-sig", newline="") as f:  # a plain table: no pandas 0, 1, 2 … column
         rows = list(csv.reader(f))
@@ -226,7 +238,7 @@ def test_downloads_hold_the_same_numbers():
     assert not re.search(r"<script[^>]*\bsrc=", page) and len(page) > 1_000_000  # plotly.js inlined: offline
     assert page.count('class="plotly-graph-div"') == 7
     assert page.startswith("<!DOCTYPE html><html lang='en'>")
-    ko = app.transformer_heads(v.record, 1, 2, "ko")  # the page's language is the figures' (screen readers, fonts)
+    ko = tr_views.transformer_heads(v.record, 1, 2, "ko")  # the page's language is the figures' (screen readers, fonts)
     page = next(Path(f) for f in ko.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html><html lang='ko'>") and "디코더" in page
 
@@ -234,7 +246,7 @@ def test_downloads_hold_the_same_numbers():
 @needs
 def test_bert_fill_and_nsp_views():
     a, b = "the man went to the [MASK] .", "he bought a gallon of milk ."
-    v = app.bert_fill_view(a, b, 3, 2, 4)
+    v = bert_views.bert_fill_view(a, b, 3, 2, 4)
     r = inf.fill_mask(a, 3, b)
     assert list(v.tokens["token"]) == r.tokens
     assert list(v.tokens["segment"]) == ["A" if s == 0 else "B" for s in r.segments]
@@ -245,24 +257,24 @@ def test_bert_fill_and_nsp_views():
     assert len(v.grid.data) == r.trace.enc_self.shape[0] * r.trace.enc_self.shape[1]
     ticks = list(v.head.layout.xaxis.ticktext)
     assert ticks[0] == "A·[CLS]" and ticks[-1] == "B·[SEP]"  # segments marked on the axes
-    n = app.bert_model_view("nsp", "bert", "the man went to the store .", b, 5, 1, 1)
+    n = bert_views.bert_model_view("nsp", "bert", "the man went to the store .", b, 5, 1, 1)
     assert n.record.is_next == inf.nsp("the man went to the store .", b).is_next
     assert "P(IsNext)" in n.nsp_text and v.files
     # every button reads the same top-k box: NSP and "tokens only" used to redraw the predictions at 5
     for action in ("fill", "nsp", "encode"):
-        k = app.bert_model_view(action, "bert", "I am a [MASK] .", "she teaches math .", 9, 1, 1)
+        k = bert_views.bert_model_view(action, "bert", "I am a [MASK] .", "she teaches math .", 9, 1, 1)
         assert [len(m.predictions) for m in k.record.masks] == [9] and len(k.masks) == 9
 
 
 @needs
 def test_api_endpoints_return_figures_and_the_records_json():
-    text, fig, trace = app.translate_api(EN, "transformer-en-fr", 1)
+    text, fig, trace = api.translate_api(EN, "transformer-en-fr", 1)
     r = inf.translate("transformer-en-fr", EN, 1)
     assert text == r.translation and trace == r.to_json() and isinstance(fig, go.Figure)
     np.testing.assert_allclose(z(fig, 0), r.trace.cross[-1].mean(0), rtol=1e-6, atol=1e-7)
-    _, fig, trace = app.translate_api(EN, "seq2seq-additive")
+    _, fig, trace = api.translate_api(EN, "seq2seq-additive")
     np.testing.assert_array_equal(z(fig), inf.translate("seq2seq-additive", EN).trace.cross[0, 0])
-    topk, grid, trace = app.fill_mask_api("the man went to the [MASK] .", 4)
+    topk, grid, trace = api.fill_mask_api("the man went to the [MASK] .", 4)
     r = inf.fill_mask("the man went to the [MASK] .", 4)
     assert trace == r.to_json()
     assert [p["probability"] for p in trace["masks"][0]["predictions"]] == list(topk.data[0].x)
@@ -271,7 +283,7 @@ def test_api_endpoints_return_figures_and_the_records_json():
     assert len(grid.data) == 1 and f"layer {L}, mean of {H} heads" in grid.layout.title.text
     np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(z(grid).sum(-1), 1.0, atol=1e-5)
-    nsp_fig, grid, trace = app.nsp_api("the man went to the store .", "he bought a gallon of milk .")
+    nsp_fig, grid, trace = api.nsp_api("the man went to the store .", "he bought a gallon of milk .")
     assert list(nsp_fig.data[0].y) == [trace["is_next"], trace["not_next"]]
     r = inf.nsp("the man went to the store .", "he bought a gallon of milk .")
     np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)
@@ -281,16 +293,16 @@ def test_api_endpoints_return_figures_and_the_records_json():
 @needs
 def test_bert_api_leaves_out_the_per_head_trace_of_a_paragraph_and_says_so():
     short = "the man went to the [MASK] ."
-    assert app.bert_api_record(inf.fill_mask(short)) == inf.fill_mask(short).to_json()
+    assert api_views.bert_api_record(inf.fill_mask(short)) == inf.fill_mask(short).to_json()
     paragraph = "[MASK] " + " ".join(["the cat sat on the mat by the door ."] * 12)
     r = inf.fill_mask(paragraph)
-    assert len(r.tokens) > app.API_TRACE_MAX_TOKENS
-    _, grid, trace = app.fill_mask_api(paragraph, 5)
+    assert len(r.tokens) > api_views.API_TRACE_MAX_TOKENS
+    _, grid, trace = api.fill_mask_api(paragraph, 5)
     assert trace["attention"] == {"enc_self": None} and trace["tokens"] == r.tokens
     assert trace["masks"] == r.to_json()["masks"] and trace["notices"][:-1] == r.notices
-    assert f"up to {app.API_TRACE_MAX_TOKENS} tokens (this one has {len(r.tokens)})" in trace["notices"][-1]
+    assert f"up to {api_views.API_TRACE_MAX_TOKENS} tokens (this one has {len(r.tokens)})" in trace["notices"][-1]
     np.testing.assert_allclose(z(grid), r.trace.enc_self[-1].mean(0), rtol=1e-6, atol=1e-7)  # the figure still
-    _, _, trace = app.nsp_api(paragraph.replace("[MASK] ", ""), "he bought a gallon of milk .")
+    _, _, trace = api.nsp_api(paragraph.replace("[MASK] ", ""), "he bought a gallon of milk .")
     assert trace["attention"] == {"enc_self": None} and trace["is_next"] is not None
 
 
@@ -299,27 +311,27 @@ def test_validators_name_the_input_and_keep_valid_ones_quiet():
     def msgs(v):
         return [(d["is_valid"], d["message"]) for d in v]
     ok = (True, "")
-    assert msgs(app._FIRST_IS_A_SENTENCE(EN, "seq2seq-dot", "English")) == [ok, ok, ok]
-    assert msgs(app._FIRST_IS_A_SENTENCE(" \u200b ", "seq2seq-dot", "English")) == [
+    assert msgs(uc.first_is_a_sentence(EN, "seq2seq-dot", "English")) == [ok, ok, ok]
+    assert msgs(uc.first_is_a_sentence(" \u200b ", "seq2seq-dot", "English")) == [
         (False, "Please type a sentence: the input is empty."), ok, ok]
-    ko = msgs(app._FIRST_IS_A_SENTENCE("", "seq2seq-dot", "한국어"))[0]
+    ko = msgs(uc.first_is_a_sentence("", "seq2seq-dot", "한국어"))[0]
     assert not ko[0] and ko[1] == i18n.error_text(inf.UserError("", "empty", what="sentence"), "ko")
-    fill = app._validator(None, lambda a, args: inf.masked_texts(a, args[2]))
+    fill = uc.validator(None, lambda a, args: inf.masked_texts(a, args[2]))
     assert msgs(fill("bert", "no mask here", "", 5, 1, 1, "English"))[1] == (
         False, "Put at least one [MASK] in the sentence, e.g. 'I am a [MASK].'")
     assert msgs(fill("bert", "no mask here", "but [mask] here", 5, 1, 1, "English"))[1] == ok  # B may hold it
-    broken = app._validator(lambda value, args: 1 / 0)  # a bug in a check lets the run go on (and be reported)
+    broken = uc.validator(lambda value, args: 1 / 0)  # a bug in a check lets the run go on (and be reported)
     assert msgs(broken(EN, "English")) == [ok, ok]
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda: app.translate_api("", "transformer-en-fr"), "Please type a sentence"),
-    (lambda: app.translate_api(EN, "no-such-model"), "Unknown model 'no-such-model'"),
-    (lambda: app.translate_api(EN, "transformer-en-fr", 99), "Beam size must be between 1 and 8"),
-    (lambda: app.fill_mask_api("no mask here", 5), "Put at least one [MASK]"),
-    (lambda: app.nsp_api("only one sentence", "   "), "second sentence"),
-    (lambda: app.transformer_view("   ", "transformer-en-fr"), "input is empty"),
-    (lambda: app.seq2seq_view(EN, "bert"), "not"),
+    (lambda: api.translate_api("", "transformer-en-fr"), "Please type a sentence"),
+    (lambda: api.translate_api(EN, "no-such-model"), "Unknown model 'no-such-model'"),
+    (lambda: api.translate_api(EN, "transformer-en-fr", 99), "Beam size must be between 1 and 8"),
+    (lambda: api.fill_mask_api("no mask here", 5), "Put at least one [MASK]"),
+    (lambda: api.nsp_api("only one sentence", "   "), "second sentence"),
+    (lambda: TABS["transformer"].run("   ", "transformer-en-fr", 1, 1, 1), "input is empty"),
+    (lambda: TABS["seq2seq"].run(EN, "bert"), "not"),
 ])
 def test_user_errors_become_gr_error_messages(call, message):
     with pytest.raises(gr.Error) as e:
@@ -332,16 +344,16 @@ def test_unexpected_errors_are_generic_and_logged(monkeypatch, caplog):
         raise RuntimeError("internal detail")
     monkeypatch.setattr(inf, "translate", boom)
     with caplog.at_level(logging.ERROR, logger="attention_explorer"), pytest.raises(gr.Error) as e:
-        app.translate_api(EN, "transformer-en-fr")
-    assert e.value.message == app.GENERIC_ERROR and "internal detail" not in e.value.message
+        api.translate_api(EN, "transformer-en-fr")
+    assert e.value.message == uc.GENERIC_ERROR and "internal detail" not in e.value.message
     assert "internal detail" in caplog.text and "Traceback" in caplog.text  # the server log has it all
 
 
 def test_error_messages_and_markdown_are_escaped():
     with pytest.raises(gr.Error) as e:
-        app.translate_api(EN, "<img src=x onerror=alert(1)>")
+        api.translate_api(EN, "<img src=x onerror=alert(1)>")
     assert "<img" not in e.value.message and "&lt;img" in e.value.message
-    assert "<" not in app.md("<b>x</b>") and "\\*" in app.md("*")
+    assert "<" not in vw.md("<b>x</b>") and "\\*" in vw.md("*")
 
 
 @pytest.mark.skipif(not (REPO_ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
@@ -349,7 +361,7 @@ def test_models_table_counts_every_stage_of_a_continued_run():
     """The shipped BERT continues five earlier runs: the Models tab shows their wall time summed, not the
     last stage's alone, names its QK-LayerNorm and its int8 storage; a one-stage model shows its own time."""
     reg = inf.registry()
-    table = app._models_table(reg).set_index("model")
+    table = models_views.models_table(reg).set_index("model")
     bert = reg.get("bert").metrics
     assert bert["total_wall_seconds"] > bert["wall_seconds"]
     assert table.loc["bert", "train seconds (all stages)"] == bert["total_wall_seconds"]
@@ -361,11 +373,11 @@ def test_models_table_counts_every_stage_of_a_continued_run():
     # int8 on disk (converted after training, metrics.json's "storage"); the others as trained, fp16
     assert table.loc["bert", "weights on disk"] == bert["storage"]["dtype"] == "int8"
     assert table.loc["transformer-en-fr", "weights on disk"] == "fp16"
-    ko = app._models_table(reg, "ko")  # the language switch redraws it with Korean headers, the same cells
-    assert list(ko.columns) == [i18n.t(f"col.{c}", "ko") for c in app._models_table(reg).columns]
+    ko = models_views.models_table(reg, "ko")  # the language switch redraws it with Korean headers, the same cells
+    assert list(ko.columns) == [i18n.t(f"col.{c}", "ko") for c in models_views.models_table(reg).columns]
     assert ko.iloc[:, 0].tolist() == table.index.tolist()
     words = ["status", "metrics / error"]  # cells in words: Korean too; the others the same
-    en = app._models_table(reg)
+    en = models_views.models_table(reg)
     pd.testing.assert_frame_equal(en.drop(columns=words).set_axis(ko.columns.drop(ko.columns[[1, 7]]), axis=1),
                                   ko.drop(columns=ko.columns[[1, 7]]))
     assert ko.iloc[0, 1] == i18n.t("models.status_ok", "ko") and "NSP 정확도 0.9262" in ko.iloc[0, 7]
@@ -389,13 +401,13 @@ def test_broken_checkpoint_still_builds_and_names_the_file(tmp_path, monkeypatch
 
     demo = app.build_demo()  # must not raise
     assert isinstance(demo, gr.Blocks)
-    assert app.md(shard.name) in app.load_errors_md("bert")  # markdown-escaped, shown as the file name
-    table = app._models_table(inf.registry())
+    assert vw.md(shard.name) in uc.load_errors_md("bert")  # markdown-escaped, shown as the file name
+    table = models_views.models_table(inf.registry())
     assert shard.name in table.set_index("model").loc["bert", "metrics / error"]
     with pytest.raises(gr.Error) as e:
-        app.bert_fill_view("the man went to the [MASK] .", "", 5)
+        demo.tabs["bert"].fill("bert", "the man went to the [MASK] .", "", 5, 1, 1)
     assert shard.name in e.value.message and "could not be loaded" in e.value.message
-    text, _, _ = app.translate_api("나는 학생 입니다", "transformer-ko-en")  # the healthy model still works
+    text, _, _ = api.translate_api("나는 학생 입니다", "transformer-ko-en")  # the healthy model still works
     assert text
 
 
@@ -403,7 +415,7 @@ def test_empty_assets_folder_still_builds(tmp_path, monkeypatch):
     monkeypatch.setattr(inf, "_REGISTRY", inf.load_registry(tmp_path))
     assert isinstance(app.build_demo(), gr.Blocks)
     with pytest.raises(gr.Error):
-        app.translate_api(EN, "transformer-en-fr")
+        api.translate_api(EN, "transformer-en-fr")
 
 
 def test_every_event_handler_is_friendly():
@@ -442,8 +454,8 @@ def test_every_download_box_is_read_only():
 
 # What each tab's examples run once they have filled the inputs (the BERT tab: what Enter runs there, by the sentences;
 # the score functions and contextual vectors: their views, under the names of the views' functions)
-EXAMPLE_RUNS = ["_ui_seq2seq", "score_functions_view", "_ui_transformer", "_ui_beam", "_ui_bert_enter",
-                "_ui_rollout_model", "contextual_view"]
+EXAMPLE_RUNS = ["seq2seq.run", "scores.show", "transformer.run", "beam.run", "bert.enter", "rollout.run_model",
+                "contextual.show"]
 
 
 def test_every_example_runs_its_tab():
@@ -453,13 +465,13 @@ def test_every_example_runs_its_tab():
     fills = [i for i, f in fns.items() if any(isinstance(blocks.get(b), gr.Dataset) and e == "click" for b, e in f.targets)]
     runs = {f.trigger_after: f for f in fns.values() if f.trigger_after in fills}
     assert set(runs) == set(fills) and len(fills) == len(EXAMPLE_RUNS)
-    assert sorted(f.fn.__name__ for f in runs.values()) == sorted(EXAMPLE_RUNS)
+    assert sorted(handler_name(f.fn) for f in runs.values()) == sorted(EXAMPLE_RUNS)
 
     def ids(bs):
         return [b._id for b in bs]
     for fill_id, run in runs.items():
         assert {b._id for b in fns[fill_id].outputs} <= set(ids(run.inputs))  # it reads what the example filled
-        same = [f for f in fns.values() if f is not run and getattr(f.fn, "__name__", "") == run.fn.__name__
+        same = [f for f in fns.values() if f is not run and handler_name(f.fn) == handler_name(run.fn)
                 and ids(f.inputs) == ids(run.inputs) and ids(f.outputs) == ids(run.outputs)]
         assert same and all(e in ("click", "submit", "input") for f in same for _, e in f.targets), run.fn.__name__
 
@@ -469,30 +481,30 @@ def test_on_the_page_an_error_keeps_the_last_results_and_warns_once(monkeypatch)
     output keeps what it showed: a gr.Error marked them all "Error"); the handlers it calls, and the API
     endpoints, still raise."""
     shown = []
-    monkeypatch.setattr(app, "_in_event", lambda: True)
-    monkeypatch.setattr(app.gr, "Warning", lambda message, **kw: shown.append(message))
+    monkeypatch.setattr(uc, "_in_event", lambda: True)
+    monkeypatch.setattr(uc.gr, "Warning", lambda message, **kw: shown.append(message))
     late_mask = "a " * 300 + "I am a [MASK]."  # the [MASK] past BERT's 256 tokens (bert_model_view raises inside)
-    assert app._ui_bert_fill("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
+    assert TABS["bert"].fill("bert", late_mask, "", 5, 1, 1, "한국어") == gr.skip()
     assert shown == [i18n.error_text(inf.UserError("", "mask_too_late"), "ko")] and "[MASK]" in shown[0]
 
     def boom(*a, **k):
         raise RuntimeError("internal detail")
     monkeypatch.setattr(inf, "translate", boom)
-    assert app._ui_transformer(EN, "transformer-en-fr", 1, 1, 1, "en") == gr.skip()
-    assert shown[-1] == app.GENERIC_ERROR and len(shown) == 2
+    assert TABS["transformer"].run(EN, "transformer-en-fr", 1, 1, 1, "en") == gr.skip()
+    assert shown[-1] == uc.GENERIC_ERROR and len(shown) == 2
     with pytest.raises(gr.Error):
-        app.translate_api(EN, "transformer-en-fr")  # the API reports errors as errors
+        api.translate_api(EN, "transformer-en-fr")  # the API reports errors as errors
     with pytest.raises(gr.Error, match="Put at least one"):
-        app.fill_mask_api("no mask here", 5)
-    assert list(app._ui_live(500, "general", "the cat", "en")) == [gr.skip()]  # the generator: one warning, ends
+        api.fill_mask_api("no mask here", 5)
+    assert list(TABS["live"].train(500, "general", "the cat", "en")) == [gr.skip()]  # the generator: one warning, ends
     assert "between 1 and 120" in shown[-1] and len(shown) == 3
 
 
 def test_choosing_another_model_runs_the_tab_again():
     """seq2seq, Transformer and beam search: picking another model (or score function) translates the
     sentence again at once, as its button does (the old translation and figures stayed on screen)."""
-    for name in ("_ui_seq2seq", "_ui_transformer", "_ui_beam"):
-        events = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == name]
+    for name in ("seq2seq.run", "transformer.run", "beam.run"):
+        events = [f for f in app.demo.fns.values() if handler_name(f.fn) == name]
         kinds = {(type(app.demo.blocks.get(b)).__name__, e) for f in events for b, e in f.targets}
         assert ("Button", "click") in kinds, (name, kinds)
         assert any(e == "input" and k in ("Dropdown", "Radio") for k, e in kinds), (name, kinds)
@@ -505,42 +517,49 @@ def _titles(values) -> list[str]:
 def test_the_language_switch_redraws_the_results_on_screen():
     """After an English run, switching to Korean redraws that run's figures and texts in Korean from its
     record (they stayed English until the next run): the same as running it in Korean."""
-    s_en, s_ko = app._ui_seq2seq(EN, "seq2seq-dot", "en"), app._ui_seq2seq(EN, "seq2seq-dot", "ko")
-    relabeled = app._relabel_seq2seq(s_en[6], 1, "한국어")  # state, step
-    assert relabeled[3] == s_ko[4] and _titles(relabeled) == _titles(s_ko[2:4]) != _titles(s_en[2:4])
+    S, T, B, BM, R = (TABS[n] for n in ("seq2seq", "transformer", "bert", "beam", "rollout"))
+    s_en, s_ko = S.run(EN, "seq2seq-dot", "en"), S.run(EN, "seq2seq-dot", "ko")
+    relabeled = S.relabel(s_en[S.record], 1, "한국어")  # state, step
+    figs = [S.alignment, S.bars]
+    assert relabeled[S.step_text] == s_ko[S.step_text]
+    assert _titles(relabeled.values()) == _titles(s_ko[c] for c in figs) != _titles(s_en[c] for c in figs)
 
-    t_en = app._ui_transformer(EN, "transformer-en-fr", 2, 1, 1, "en")
-    t_ko = app._ui_transformer(EN, "transformer-en-fr", 2, 1, 1, "ko")
-    relabeled = app._relabel_transformer(t_en[11], 1, 1, "ko")  # [notice, hypotheses] + heads
-    assert list(relabeled[1].columns) == list(t_ko[2].columns) != list(t_en[2].columns)
-    assert _titles(relabeled[2:]) == _titles(t_ko[3:10]) != _titles(t_en[3:10])
+    t_en = T.run(EN, "transformer-en-fr", 2, 1, 1, "en")
+    t_ko = T.run(EN, "transformer-en-fr", 2, 1, 1, "ko")
+    relabeled = T.relabel(t_en[T.record], 1, 1, "ko")  # notice, hypotheses and every attention view
+    assert list(relabeled[T.hypotheses].columns) == list(t_ko[T.hypotheses].columns) != list(t_en[T.hypotheses].columns)
+    figs = [T.enc_grid, T.enc_head, T.dec_grid, T.dec_head, T.dec_scores, T.cross_grid, T.cross_head]
+    assert _titles(relabeled[c] for c in figs) == _titles(t_ko[c] for c in figs) != _titles(t_en[c] for c in figs)
 
-    b_en = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "en")
-    b_ko = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
-    relabeled = app._relabel_bert(b_en[9], 1, 1, "ko")
-    assert _titles(relabeled) == _titles(b_ko[:9]) != _titles(b_en[:9])
+    b_en = B.fill("bert", "I am a [MASK].", "", 5, 1, 1, "en")
+    b_ko = B.fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
+    relabeled = B.relabel(b_en[B.record], 1, 1, "ko")
+    drawn = list(relabeled)
+    assert len(drawn) == 9 and _titles(relabeled.values()) == _titles(b_ko[c] for c in drawn) != _titles(
+        b_en[c] for c in drawn)
 
     search = {"text": EN, "model": "transformer-en-fr", "beam": 3}
-    bm_ko = app._ui_beam(EN, "transformer-en-fr", 3, "ko")
-    relabeled, chosen = app._relabel_beam(search, 1, "ko"), app._ui_beam_choice(search, 1, "ko")
-    assert relabeled[2].value == 1  # still on the hypothesis the user chose
-    assert relabeled[3] == chosen[0] and relabeled[6] == chosen[3] and _titles(relabeled[3:8]) == _titles(chosen)
-    bm_en = app._ui_beam(EN, "transformer-en-fr", 3, "en")
-    assert list(relabeled[0].columns) == list(bm_ko[0].columns) != list(bm_en[0].columns)
-    assert relabeled[1].to_json() == bm_ko[1].to_json() != bm_en[1].to_json()  # the prefix tree's words
-    ro_en, ro_ko = app._ui_rollout(EN, "bert", 2, "en"), app._ui_rollout(EN, "bert", 2, "ko")
-    relabeled = app._relabel_rollout(ro_en[5], 2, "ko")
-    assert _titles(relabeled) == _titles(ro_ko[:4]) != _titles(ro_en[:4])
-    for relabel, args in ((app._relabel_seq2seq, (None, 1)), (app._relabel_transformer, (None, 1, 1)),
-                          (app._relabel_bert, (None, 1, 1)), (app._relabel_beam, (None, 0)),
-                          (app._relabel_rollout, (None, 1))):
+    bm_ko = BM.run(EN, "transformer-en-fr", 3, "ko")
+    relabeled, chosen = BM.relabel(search, 1, "ko"), BM.choose(search, 1, "ko")
+    assert relabeled[BM.choice].value == 1  # still on the hypothesis the user chose
+    assert relabeled[BM.translation] == chosen[BM.translation] and relabeled[BM.notice] == chosen[BM.notice]
+    assert _titles(relabeled[c] for c in chosen) == _titles(chosen.values())
+    bm_en = BM.run(EN, "transformer-en-fr", 3, "en")
+    assert list(relabeled[BM.table].columns) == list(bm_ko[BM.table].columns) != list(bm_en[BM.table].columns)
+    assert relabeled[BM.figure].to_json() == bm_ko[BM.figure].to_json() != bm_en[BM.figure].to_json()  # the tree's words
+    ro_en, ro_ko = R.run(EN, "bert", 2, "en"), R.run(EN, "bert", 2, "ko")
+    relabeled = R.relabel(ro_en[R.record], 2, "ko")
+    figs = [R.grid, R.entropy, R.rollout, R.row_entropy]
+    assert _titles(relabeled.values()) == _titles(ro_ko[c] for c in figs) != _titles(ro_en[c] for c in figs)
+    for relabel, args in ((S.relabel, (None, 1)), (T.relabel, (None, 1, 1)), (B.relabel, (None, 1, 1)),
+                          (BM.relabel, (None, 0)), (R.relabel, (None, 1))):
         assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
-    switch = [f.fn.__name__ for f in app.demo.fns.values()
+    switch = [handler_name(f.fn) for f in app.demo.fns.values()
               if any(app.demo.blocks.get(b).__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
-              and getattr(f.fn, "__name__", "").startswith("_relabel")]
-    assert sorted(switch) == ["_relabel_beam", "_relabel_bert", "_relabel_contextual", "_relabel_live", "_relabel_positional",
-                              "_relabel_query_key", "_relabel_rollout", "_relabel_scores", "_relabel_seq2seq",
-                              "_relabel_transformer"]
+              and getattr(f.fn, "__name__", "") == "relabel"]
+    assert sorted(switch) == ["beam.relabel", "bert.relabel", "contextual.relabel", "live.relabel", "models.relabel",
+                              "positional.relabel", "query_key.relabel", "rollout.relabel", "scores.relabel",
+                              "seq2seq.relabel", "transformer.relabel"]
 
 
 def _words(values) -> list:
@@ -568,17 +587,18 @@ def _numbers(values) -> list:
 def test_the_language_switch_runs_the_views_without_a_record_again():
     """Score functions, query-key, contextual and positional keep the arguments of their last run
     (not a record): the switch runs them again in the new language, the same numbers."""
-    cases = [(app._ui_scores, app._relabel_scores, [EN]),
-             (app._ui_query_key, app._relabel_query_key, [EN, "bert", 2, 3, 1]),
-             (app._ui_contextual, app._relabel_contextual, ["bank", "\n".join(lab.EXAMPLES["bank"][1]), "auto"]),
-             (app._ui_positional, app._relabel_positional, [16, 32, EN, "transformer-en-fr"])]
-    for run, relabel, args in cases:
-        out = app._keeping_args(run)(*args, "en")
-        assert out[-1] == args, run.__name__  # the State: every argument but the language
-        relabeled, ko = relabel(out[-1], "ko"), run(*args, "ko")
-        assert _words(relabeled) == _words(ko) != _words(out[:-1]), run.__name__
-        assert _numbers(relabeled) == _numbers(ko) and _numbers(ko), run.__name__
-        assert relabel(None, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+    cases = [(TABS["scores"], [EN]), (TABS["query_key"], [EN, "bert", 2, 3, 1]),
+             (TABS["contextual"], ["bank", "\n".join(lab.EXAMPLES["bank"][1]), "auto"]),
+             (TABS["positional"], [16, 32, EN, "transformer-en-fr"])]
+    for tab, args in cases:
+        name = handler_name(tab.show)
+        out = uc.keeping_args(tab.show, tab.last)(*args, "en")
+        assert out.pop(tab.last) == args, name  # the State: every argument but the language
+        relabeled, ko = tab.relabel(args, "ko"), tab.show(*args, "ko")
+        assert list(relabeled) == list(ko) == list(out), name
+        assert _words(relabeled.values()) == _words(ko.values()) != _words(out.values()), name
+        assert _numbers(relabeled.values()) == _numbers(ko.values()) and _numbers(ko.values()), name
+        assert tab.relabel(None, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
 
 
 def test_empty_tables_show_their_headers_before_the_first_run():
@@ -586,13 +606,14 @@ def test_empty_tables_show_their_headers_before_the_first_run():
     headers their first result will have."""
     by_label = {b.label: b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)}
     r = inf.translate("transformer-en-fr", EN, 2)
-    firsts = {i18n.t("tr.hyps"): app._hypotheses_table(r),
-              i18n.t("beam.table"): app._ui_beam(EN, "transformer-en-fr", 2)[0],
-              i18n.t("bert.tokens"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[0],
-              i18n.t("bert.masks"): app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1)[2],
-              i18n.t("sf.table"): app._ui_scores(EN, "en")[1],
-              i18n.t("qk.table"): app._ui_query_key(EN, "bert", 1, 1, 0, "en")[1],
-              i18n.t("ctx.table"): app._ui_contextual("bank", "", "bert", "en")[1]}
+    BM, B, SF, QK, CTX = (TABS[n] for n in ("beam", "bert", "scores", "query_key", "contextual"))
+    b_en = B.fill("bert", "I am a [MASK].", "", 5, 1, 1)
+    firsts = {i18n.t("tr.hyps"): tr_views.hypotheses_table(r),
+              i18n.t("beam.table"): BM.run(EN, "transformer-en-fr", 2)[BM.table],
+              i18n.t("bert.tokens"): b_en[B.tokens], i18n.t("bert.masks"): b_en[B.masks],
+              i18n.t("sf.table"): SF.show(EN, "en")[SF.table],
+              i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "en")[QK.table],
+              i18n.t("ctx.table"): CTX.show("bank", "", "bert", "en")[CTX.table]}
     for label, first in firsts.items():
         assert by_label[label].value["headers"] == list(first.columns), label
     # the language switch gives the still-empty ones their Korean headers (a table with a result: skipped)
@@ -602,13 +623,13 @@ def test_empty_tables_show_their_headers_before_the_first_run():
     assert sorted(t.label for t in tables) == sorted(firsts)
     empty = [pd.DataFrame(columns=t.value["headers"]) for t in tables]
     korean = switch[0].fn("한국어", *empty)
-    b_ko = app._ui_bert_fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
-    firsts_ko = {i18n.t("tr.hyps"): app._hypotheses_table(r, "ko"),
-                 i18n.t("beam.table"): app._ui_beam(EN, "transformer-en-fr", 2, "ko")[0],
-                 i18n.t("bert.tokens"): b_ko[0], i18n.t("bert.masks"): b_ko[2],
-                 i18n.t("sf.table"): app._ui_scores(EN, "ko")[1],
-                 i18n.t("qk.table"): app._ui_query_key(EN, "bert", 1, 1, 0, "ko")[1],
-                 i18n.t("ctx.table"): app._ui_contextual("bank", "", "bert", "ko")[1]}
+    b_ko = B.fill("bert", "I am a [MASK].", "", 5, 1, 1, "ko")
+    firsts_ko = {i18n.t("tr.hyps"): tr_views.hypotheses_table(r, "ko"),
+                 i18n.t("beam.table"): BM.run(EN, "transformer-en-fr", 2, "ko")[BM.table],
+                 i18n.t("bert.tokens"): b_ko[B.tokens], i18n.t("bert.masks"): b_ko[B.masks],
+                 i18n.t("sf.table"): SF.show(EN, "ko")[SF.table],
+                 i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "ko")[QK.table],
+                 i18n.t("ctx.table"): CTX.show("bank", "", "bert", "ko")[CTX.table]}
     for t, out in zip(tables, korean):
         assert isinstance(out, pd.DataFrame) and len(out) == 0
         assert list(out.columns) == list(firsts_ko[t.label].columns) != t.value["headers"], t.label
@@ -623,7 +644,7 @@ def test_decoder_views_say_which_token_labels_their_rows():
     attention by the token it produces (Je, ..., </s>): the same positions, and the axis titles say so."""
     r = inf.translate("transformer-en-fr", EN, 1)
     for lang in ("en", "ko"):
-        h = app.transformer_heads(r, 1, 1, lang)
+        h = tr_views.transformer_heads(r, 1, 1, lang)
         assert h.dec_head.layout.yaxis.title.text == i18n.t("tr.query_reads", lang)
         assert h.cross_head.layout.yaxis.title.text == i18n.t("tr.query_produces", lang)
         assert h.cross_head.layout.xaxis.title.text == i18n.t("tr.key_source", lang)
@@ -635,11 +656,11 @@ def test_a_typed_slider_number_past_its_end_is_taken_as_that_end():
     """Gradio raises an English toast (and logs a traceback) for a number typed past a slider's end;
     the page's sliders take it as the end instead, as dragging would, and keep values inside as they are."""
     sliders = [b for b in app.demo.blocks.values() if isinstance(b, gr.Slider)]
-    assert sliders and all(isinstance(b, app.Slider) for b in sliders)
+    assert sliders and all(isinstance(b, uc.Slider) for b in sliders)
     for b in sliders:
         assert b.preprocess(b.maximum + 50) == b.maximum and b.preprocess(b.minimum - 50) == b.minimum
         assert b.preprocess(b.minimum) == b.minimum
-    head = app.Slider(1, 12, step=1)
+    head = uc.Slider(1, 12, step=1)
     assert head.preprocess(7) == 7 and head.preprocess(99) == 12 and head.preprocess(0) == 1
 
 
@@ -650,7 +671,7 @@ def test_another_rollout_model_resizes_the_layer_slider():
     assert fns and all(e == "input" and type(app.demo.blocks[b]).__name__ == "Dropdown"
                        for f in fns for b, e in f.targets)
     depth = inf.registry().get("transformer-ko-en").config.n_layers
-    for slider in (fns[0].fn("transformer-ko-en"), app._ui_rollout_model(EN, "transformer-ko-en")[6]):
+    for slider in (fns[0].fn("transformer-ko-en"), TABS["rollout"].run_model(EN, "transformer-ko-en")[TABS["rollout"].layer]):
         assert slider.maximum == max(depth, 2) and slider.value == depth
 
 
@@ -661,9 +682,9 @@ def test_the_step_text_ends_once_after_a_token_that_ends_a_sentence():
     last = len(r.target_tokens) - 1  # the token before </s>: "ant." for "I am a student."
     for lang in ("en", "ko"):
         for step in range(1, len(r.target_tokens) + 1):
-            text = app.seq2seq_step(r, step, lang)[2]
+            text = s2s_views.seq2seq_step(r, step, lang)[2]
             assert ".." not in text.replace("*", ""), (lang, step, text)  # as read, bold marks gone
-        assert app.seq2seq_step(r, last, lang)[2].split("**")[3].endswith(".")  # the token keeps its own "."
+        assert s2s_views.seq2seq_step(r, last, lang)[2].split("**")[3].endswith(".")  # the token keeps its own "."
 
 
 def test_a_decimal_column_shows_one_number_of_decimals():
@@ -672,13 +693,13 @@ def test_a_decimal_column_shows_one_number_of_decimals():
     df = pd.DataFrame({"model": ["a", "b", "c"], "BLEU": [24.9, 9.8, 24.92], "n": [1, 2, 3],
                        "log prob": [-3.762, -3.7564, float("nan")], "sum": [0.1 + 0.2, 1.0, 2.5]})
     df["weight"] = np.array([0.25, 0.5, 0.125], dtype=np.float32)  # numpy's own scalars, not Python floats
-    out = app.Table(interactive=False).postprocess(df)
+    out = uc.Table(interactive=False).postprocess(df)
     assert [row[1:] for row in out.metadata["display_value"]] == [
         ["24.90", "1", "-3.7620", "0.3", "0.250"], ["9.80", "2", "-3.7564", "1.0", "0.500"],
         ["24.92", "3", "", "2.5", "0.125"]]
     assert out.data[0][1] == 24.9 and out.data[1][2] == 2  # numbers: the table sorts by value
     tables = [b for b in app.demo.blocks.values() if isinstance(b, gr.Dataframe)]
-    assert len(tables) >= 8 and all(isinstance(b, app.Table) for b in tables)
+    assert len(tables) >= 8 and all(isinstance(b, uc.Table) for b in tables)
     # the page draws them as Gradio's Dataframe: a component type it does not know, it fetches as a custom one (404)
     types = {c["id"]: c.get("type") for c in app.demo.get_config_file()["components"]}
     assert {types[t._id] for t in tables} == {"dataframe"}

@@ -271,13 +271,13 @@ def keeping_args(handler, state):
     return run
 
 
-def run_again(handler, name: str):
+def run_again(handler):
     """A language-switch handler: the last run of `handler` (its arguments in a `keeping_args` State) once
     more, in the new language; a tab with no result yet keeps its empty outputs."""
     @friendly
     def relabel(last, lang="en"):
         return gr.skip() if not last else handler(*last, lang)
-    relabel.__name__ = relabel.__qualname__ = name
+    relabel.__module__ = getattr(handler, "__module__", relabel.__module__)  # named by its tab in the logs
     return relabel
 
 

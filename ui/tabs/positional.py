@@ -38,8 +38,8 @@ class Tab:
         for slider in (self.max_len, self.d_model):  # redraw at once, whether dragged, keyed (Home, arrows) or typed
             slider.change(run, inputs, out + [self.last], trigger_mode="always_last", concurrency_id="models",
                           api_visibility="private")
-        page.on_language(run_again(self.show, "relabel_positional"), [self.last, page.lang], out,
-                         concurrency_id="models")  # no record kept: run again from its arguments
+        self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
+        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
 
     @friendly
     def show(self, max_len, d_model, text, model, lang="en"):

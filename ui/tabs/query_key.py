@@ -46,8 +46,8 @@ class Tab:
         for c in (self.text, self.model):
             c.change(self.query_choices, [self.text, self.model, self.query], self.query, trigger_mode="always_last",
                      show_progress="hidden", concurrency_id="models", api_visibility="private")
-        page.on_language(run_again(self.show, "relabel_query_key"), [self.last, page.lang], out,
-                         concurrency_id="models")  # no record kept: run again from its arguments
+        self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
+        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
 
     @friendly
     def show(self, text, model, layer, head, query, lang):

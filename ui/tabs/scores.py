@@ -28,8 +28,8 @@ class Tab:
         for trigger in (self.run_btn.click, self.text.submit) + example_clicks(examples):
             trigger(keeping_args(self.show, self.last), [self.text, page.lang], out + [self.last],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
-        page.on_language(run_again(self.show, "relabel_scores"), [self.last, page.lang], out,
-                         concurrency_id="models")  # no record kept: run again from its arguments
+        self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
+        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
 
     @friendly
     def show(self, text, lang="en"):
