@@ -1,4 +1,4 @@
-"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|export|models`.
+"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|export|generate|models`.
 
 Prints JSON Lines: one object per input on stdout, exactly the record's `.to_json()` (the
 same numbers the app shows), so a batch file can be piped into `jq` or pandas. Errors a
@@ -21,6 +21,7 @@ import torch
 
 from explorer import bertviz_export
 from explorer.choices import next_word_choices
+from explorer.generate import MAX_NEW_TOKENS, generate_stream
 from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
                                 load_registry, nsp, translate)
 
@@ -43,6 +44,15 @@ output (one JSON object per input, one per line):
   export     {"model", "format": "bertviz", "view_kwargs": {"attention", "tokens", "sentence_b_start"} (BERT) or
               {"encoder_attention", "decoder_attention", "cross_attention", "encoder_tokens", "decoder_tokens"}
               with each attention [layer][1][heads][q][k]; "html" with --html}
+  generate   {"model", "prompt", "text", "continuation", "tokens", "prompt_tokens", "stopped", "settings",
+              "steps": [{"position", "token", "token_id", "probability", "sampled_probability", "entropy",
+                         "top": [{"token", "probability", "sampled_probability"}]}],
+              "attention": {"dec_self": [L][H][T][T], "dec_self_scores": [L][H][T][T]}, "notices"}
+  classify   {"label", "score", "probabilities": {label: p}, "task", "tokens", "notices"}   (--task sentiment|nli)
+  tag        {"words", "tags", "scores", "task", "tokens", "notices"}, one tag per word   (--task pos|ner)
+  qa         {"answer", "start" (character offset in the context), "end", "score", "start_probabilities",
+              "end_probabilities" (over "tokens"), "task", "tokens", "notices"}
+             (classify, tag, qa with --attention: "attention": {"finetuned", "pretrained"}, each [L][H][T][T])
   models     one {"name", "arch", "status", ...} per checkpoint folder
   error      {"error": message}   (exit status 2 if any input failed)
 masked scores (the causal upper triangle of dec_self_scores) are null in JSON."""
@@ -107,6 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="also write bertviz's own HTML there (needs the bertviz package)")
     p.add_argument("--view", choices=["head", "model"], default="head", help="bertviz view for --html")
 
+    p = add("generate", "continue a prompt with the GPT, token by token (greedy, temperature, top-k, top-p)",
+            "text", "the prompt (words are joined with spaces, so quotes are optional)")
+    p.add_argument("--model", default="gpt", help="a GPT model (default: gpt)")
+    p.add_argument("--max-new-tokens", type=int, default=30, metavar="N", help=f"1 to {MAX_NEW_TOKENS} (default 30)")
+    p.add_argument("--temperature", type=float, default=1.0, metavar="T", help="above 0, at most 5 (default 1)")
+    p.add_argument("--top-k", type=int, default=0, metavar="K", help="sample among the K most likely (0 = all)")
+    p.add_argument("--top-p", type=float, default=1.0, metavar="P", help="nucleus: in (0, 1] (default 1 = all)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed gives the same text (default 0)")
+    p.add_argument("--greedy", action="store_true", help="the most likely token every step (no sampling)")
+    p.add_argument("--alternatives", type=int, default=10, metavar="N",
+                   help=f"alternatives listed per step, 1 to {MAX_TOP_K} (default 10)")
+    p.add_argument("--stream", action="store_true",
+                   help='also print each step as it is generated, {"step": {...}}, before the record')
+
+    _add_task_commands(sub, assets)
     sub.add_parser("models", parents=[assets], help="list the checkpoints with their metadata and metrics",
                    description="List every checkpoint folder: metadata and metrics, or why it failed to load.")
     return parser
@@ -162,6 +187,12 @@ def _record(args, reg: Registry, item) -> dict:
         rec = translate(args.model, item, beam=args.beam, reg=reg)
     elif args.command == "export":
         return _export(args, reg, item)
+    elif args.command == "generate":
+        rec = None
+        for rec in generate_stream(item, args.max_new_tokens, args.temperature, args.top_k, args.top_p, args.seed,
+                                   args.greedy, args.alternatives, name=args.model, reg=reg):
+            if args.stream:
+                _emit({"step": rec.to_json(attention=False)["steps"][-1]})
     elif args.command == "fill-mask":
         rec = fill_mask(item, top_k=args.top_k, name=args.model, reg=reg)
     else:
