@@ -1,0 +1,146 @@
+"""Server-side records with a byte budget and a time to live, instead of big records in a visitor's session.
+
+A Gradio `gr.State` keeps its value for every open (and, for an hour, every closed) page: a 256-token BERT record
+is ~100 MiB, so 150 visitors filled a 16 GB Space (issue 31). Here a page keeps only a key (an unguessable token
+in its `gr.State`) and the record lives in one process-wide cache that never holds more than `max_bytes`: the
+least recently used records go first, and a record unused for `ttl` seconds is dropped. A miss (evicted, expired,
+or a key from another server) is None: the page asks the visitor to run the view again.
+
+    cache = RecordCache(max_bytes=512 * 2**20, ttl=1800)
+    key = cache.put(record)          # in gr.State: the key (43 characters), not the record
+    record = cache.get(key)          # None when it is gone
+
+Gradio-free; thread-safe (Gradio runs handlers in worker threads). Sizes are estimated by `nbytes`: numpy
+arrays and torch tensors by their buffers, containers and dataclasses by their items.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import sys
+import threading
+import time
+from collections import OrderedDict
+
+BUDGET_ENV = "ATTN_EXPLORER_RECORD_CACHE_MB"  # the records' byte budget, MB (default 512)
+DEFAULT_MB = 512
+DEFAULT_TTL = 30 * 60  # seconds a record is kept after its last use
+
+
+def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
+    """An estimate of the memory `obj` holds: array buffers counted once, Python objects by sys.getsizeof."""
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen or _depth > 50:
+        return 0
+    seen.add(id(obj))
+    if hasattr(obj, "nbytes") and hasattr(obj, "dtype"):  # numpy array (a view counts its base's buffer once)
+        base = getattr(obj, "base", None)
+        return 128 + (nbytes(base, seen, _depth + 1) if base is not None else int(obj.nbytes))
+    if hasattr(obj, "element_size") and hasattr(obj, "numel"):  # torch tensor
+        return 128 + int(obj.element_size() * obj.numel())
+    size = sys.getsizeof(obj, 64)
+    if isinstance(obj, (str, bytes, bytearray, int, float, bool, type(None))):
+        return size
+    if isinstance(obj, dict):
+        return size + sum(nbytes(k, seen, _depth + 1) + nbytes(v, seen, _depth + 1) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return size + sum(nbytes(v, seen, _depth + 1) for v in obj)
+    if dataclasses.is_dataclass(obj):
+        return size + sum(nbytes(getattr(obj, f.name), seen, _depth + 1) for f in dataclasses.fields(obj))
+    if hasattr(obj, "__dict__"):
+        return size + nbytes(vars(obj), seen, _depth + 1)
+    return size
+
+
+class RecordCache:
+    """A least-recently-used map key -> record, at most `max_bytes` in all, each record dropped `ttl` seconds
+    after its last `get` or `put`. Keys are random tokens (one visitor cannot guess another's)."""
+
+    def __init__(self, max_bytes: int, ttl: float = DEFAULT_TTL, clock=time.monotonic):
+        self.max_bytes, self.ttl, self.clock = int(max_bytes), float(ttl), clock
+        self._items: OrderedDict[str, tuple[object, int, float]] = OrderedDict()  # key -> (record, bytes, last use)
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.stats = {"puts": 0, "hits": 0, "misses": 0, "evicted": 0, "expired": 0, "too_big": 0}
+
+    def put(self, record, key: str | None = None) -> str:
+        """Keep `record` and return its key (a given key is replaced). A record bigger than the whole budget is
+        not kept (its key misses)."""
+        key = key or secrets.token_urlsafe(32)
+        size = nbytes(record)
+        with self._lock:
+            self.stats["puts"] += 1
+            self._drop(key)
+            if size > self.max_bytes:
+                self.stats["too_big"] += 1
+                return key
+            self._expire()
+            while self._items and self._bytes + size > self.max_bytes:
+                self._drop(next(iter(self._items)))
+                self.stats["evicted"] += 1
+            self._items[key] = (record, size, self.clock())
+            self._bytes += size
+        return key
+
+    def get(self, key):
+        """The record of `key`, or None when it was never kept, evicted or expired."""
+        if not isinstance(key, str):
+            return None
+        with self._lock:
+            self._expire()
+            item = self._items.get(key)
+            if item is None:
+                self.stats["misses"] += 1
+                return None
+            self._items[key] = (item[0], item[1], self.clock())
+            self._items.move_to_end(key)
+            self.stats["hits"] += 1
+            return item[0]
+
+    def discard(self, key) -> None:
+        with self._lock:
+            self._drop(key)
+
+    @property
+    def bytes(self) -> int:
+        with self._lock:
+            self._expire()
+            return self._bytes
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire()
+            return len(self._items)
+
+    def _drop(self, key) -> None:
+        item = self._items.pop(key, None)
+        if item is not None:
+            self._bytes -= item[1]
+
+    def _expire(self) -> None:
+        """Drop records unused for ttl seconds (the oldest use is first: gets move a record to the end)."""
+        limit = self.clock() - self.ttl
+        while self._items:
+            key, (_, _, used) = next(iter(self._items.items()))
+            if used > limit:
+                break
+            self._drop(key)
+            self.stats["expired"] += 1
+
+
+_RECORDS: RecordCache | None = None
+_RECORDS_LOCK = threading.Lock()
+
+
+def records() -> RecordCache:
+    """The process-wide cache of view records (budget from ATTN_EXPLORER_RECORD_CACHE_MB, default 512 MB)."""
+    global _RECORDS
+    with _RECORDS_LOCK:
+        if _RECORDS is None:
+            try:
+                mb = float(os.environ.get(BUDGET_ENV, DEFAULT_MB))
+            except ValueError:
+                mb = DEFAULT_MB
+            _RECORDS = RecordCache(int(mb * 2**20), DEFAULT_TTL)
+        return _RECORDS

@@ -1,0 +1,98 @@
+"""explorer/cache.py: the records' byte budget is never exceeded (under threads too), the least recently used
+record goes first, a record unused for its time to live is gone, and sizes count array buffers."""
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.cache import RecordCache, nbytes
+
+MB = 2**20
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+@dataclass(frozen=True)
+class Record:  # the shape of a view record: tokens and arrays
+    tokens: list
+    attention: np.ndarray
+
+
+def rec(mb: float) -> Record:
+    return Record(["a", "b"], np.zeros(int(mb * MB) // 4, dtype=np.float32))
+
+
+def test_sizes_count_buffers_once():
+    a = np.ones((12, 12, 256, 256), dtype=np.float32)
+    r = Record(["[CLS]"] * 256, a)
+    assert a.nbytes <= nbytes(r) <= a.nbytes + 64 * 1024
+    assert nbytes([a, a, a[0]]) < 1.1 * a.nbytes  # the same buffer (and a view of it) counted once
+    t = torch.zeros(1000, dtype=torch.float64)
+    assert 8000 <= nbytes({"t": t}) < 9000
+
+
+def test_budget_and_lru_order():
+    cache = RecordCache(max_bytes=10 * MB, ttl=60, clock=Clock())
+    keys = [cache.put(rec(3)) for _ in range(3)]  # 9 MB
+    assert cache.bytes <= 10 * MB and len(cache) == 3
+    assert cache.get(keys[0]) is not None  # keys[0] is now the most recently used
+    k4 = cache.put(rec(3))
+    assert cache.get(keys[1]) is None  # the least recently used went first
+    assert all(cache.get(k) is not None for k in (keys[0], keys[2], k4))
+    assert cache.bytes <= 10 * MB and cache.stats["evicted"] == 1
+
+
+def test_time_to_live_counts_from_the_last_use():
+    clock = Clock()
+    cache = RecordCache(max_bytes=10 * MB, ttl=100, clock=clock)
+    a, b = cache.put(rec(1)), cache.put(rec(1))
+    clock.t = 90
+    assert cache.get(a) is not None
+    clock.t = 150
+    assert cache.get(b) is None and cache.get(a) is not None  # b unused for 150 s; a used at 90
+    clock.t = 251
+    assert len(cache) == 0 and cache.bytes == 0 and cache.stats["expired"] == 2
+
+
+def test_a_record_over_the_whole_budget_is_not_kept():
+    cache = RecordCache(max_bytes=1 * MB)
+    keep = cache.put(rec(0.5))
+    big = cache.put(rec(2))
+    assert cache.get(big) is None and cache.get(keep) is not None and cache.stats["too_big"] == 1
+
+
+@pytest.mark.parametrize("key", [None, 3, ["x"], "not-a-key"])
+def test_unknown_keys_miss(key):
+    assert RecordCache(MB).get(key) is None
+
+
+def test_threads_never_exceed_the_budget():
+    cache = RecordCache(max_bytes=8 * MB, ttl=60)
+    peak, errors = [0], []
+    sizes = [0.3, 0.7, 1.1, 2.0]
+
+    def work(i):
+        try:
+            for j in range(40):
+                k = cache.put(rec(sizes[(i + j) % 4]))
+                cache.get(k)
+                peak[0] = max(peak[0], cache.bytes)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and peak[0] <= 8 * MB
+    kept = [v[0] for v in cache._items.values()]
+    assert cache.bytes == sum(nbytes(r) for r in kept)
