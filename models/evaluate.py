@@ -10,6 +10,8 @@ against each reference (`bleu_other_reference`); for a checkpoint trained on a s
 (`--split-by pair`), BLEU apart on the pairs whose source is also a training source (`bleu_by_seen_source`).
 BERT: masked-LM top-1 accuracy on masked positions (15% of tokens, all replaced by [MASK])
 and NSP accuracy with negatives from other documents of the same corpus.
+GPT: held-out perplexity per token and per word beside an interpolated Kneser-Ney trigram counted on
+the same training tokens (models/lm_data.py, models/ngram.py).
 """
 from __future__ import annotations
 
@@ -287,6 +289,9 @@ def main(argv=None):
     ap.add_argument("--single-vs-long", action="store_true",
                     help="BERT: also NSP and fill-mask on single sentences against long segments (issue 32), "
                          "--bert-batches batches each")
+    ap.add_argument("--gpt-windows", type=int, default=None, metavar="N",
+                    help="GPT: read only the first N windows of 128 tokens per held-out corpus (default all: about "
+                         "4 minutes on 2 CPU cores)")
     args = ap.parse_args(argv)
     if args.choose and (args.split != "test" or args.beam or args.alpha is not None):
         ap.error("--choose picks beam and alpha on the validation split itself and reads the test split")
@@ -310,6 +315,9 @@ def main(argv=None):
             if args.single_vs_long:
                 res["single_vs_long"] = bert_single_vs_long(ckpt.model, ckpt.tokenizer, held, meta["max_len"],
                                                             args.device, args.bert_batches, seed=seed)
+        elif arch == "gpt":  # perplexity per token and per word beside a Kneser-Ney trigram: models/lm_data.py
+            from models.lm_data import checkpoint_eval
+            res = checkpoint_eval(ckpt, args.data_dir, args.split, args.device, args.gpt_windows)
         elif args.choose:
             chosen = choose_beam_alpha(ckpt, args.data_dir, device=args.device)
             print(json.dumps({"checkpoint": str(folder), "chosen_on_valid": chosen}))

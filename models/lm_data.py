@@ -209,4 +209,20 @@ def heldout_eval(model, tok, streams: dict, max_len: int, device="cpu", kn: Knes
         out["trigram_kn"] = perplexities(np.concatenate([a for a, _ in pooled_kn]),
                                          np.concatenate([b for _, b in pooled_kn]), cls, starts)
     out["by_corpus"] = rows
+    # flat copies of the pooled figures, for `models.evaluate`'s comparison with metrics.json
+    out.update(ppl_token=out["gpt"]["ppl_token"], ppl_word=out["gpt"]["ppl_word"])
+    if kn is not None:
+        out.update(trigram_ppl_token=out["trigram_kn"]["ppl_token"], trigram_ppl_word=out["trigram_kn"]["ppl_word"])
     return out
+
+
+def checkpoint_eval(ckpt, data_dir: Path, split: str = "test", device="cpu", max_windows: int | None = None,
+                    batch_size: int = 32) -> dict:
+    """A GPT checkpoint's held-out perplexity and the trigram's, on the split recreated from its metrics.json."""
+    meta = ckpt.metrics["data"]
+    docs = load_documents(data_dir, meta["split_seed"], meta["heldout_frac"], meta.get("required", True))
+    streams = encode_splits(ckpt.tokenizer, docs)
+    kn = KneserNeyTrigram(training_stream(streams["train"]), ckpt.tokenizer.get_vocab_size())
+    return {"split": split, **heldout_eval(ckpt.model.to(device), ckpt.tokenizer, streams[split],
+                                           ckpt.config.max_len, device, kn=kn, max_windows=max_windows,
+                                           batch_size=batch_size), "device": device}

@@ -197,8 +197,8 @@ def test_windows_score_every_target_once():
         assert scored == list(range(1, n)), n
 
 
-def test_train_smoke(tmp_path):
-    from models import train
+def test_train_smoke_then_evaluate(tmp_path, capsys):
+    from models import evaluate, train
     folder = train.main(["gpt", "--smoke", "--out", str(tmp_path), "--max-steps", "6", "--eval-every", "3"])
     m = json.loads((folder / "metrics.json").read_text())
     assert m["arch"] == "gpt" and m["command"].startswith("python -m models.train gpt")
@@ -207,3 +207,7 @@ def test_train_smoke(tmp_path):
     assert (tmp_path / "log.jsonl").read_text().strip()
     back = checkpoint.load(folder)
     assert isinstance(back.model, GPT) and back.tokenizer.get_vocab_size() == 16000
+    capsys.readouterr()
+    evaluate.main([str(folder), "--data-dir", str(train.FIXTURES)])  # the same test split, recreated on CPU
+    out = capsys.readouterr().out.splitlines()
+    assert json.loads(out[0])["ppl_token"] == m["test"]["ppl_token"] and out[1].strip() == "vs metrics.json: identical"
