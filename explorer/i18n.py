@@ -605,7 +605,231 @@ STRINGS: dict[str, dict[str, str]] = {
                            "ko": "같은 네트워크에서 보낸 요청 {n}개가 이미 이 서버에서 대기 중이거나 실행 중입니다. "
                                  "결과를 기다려 주세요."},
     "limit.retry": {"en": "Try again in {s} s.", "ko": "{s}초 뒤에 다시 시도하세요."},
+    # ------------------------------------------------------------------ the whole computation (issue 33)
+    "tab.layer": {"en": "Inside a layer", "ko": "레이어 내부 들여다보기"},
+    "tab.luong": {"en": "Luong's six steps", "ko": "Luong 어텐션의 여섯 단계"},
+    "tab.choices": {"en": "Next-word choices", "ko": "다음 단어 후보"},
+    "tab.bert_inputs": {"en": "BERT's inputs & masking", "ko": "BERT 입력과 마스킹"},
+    "tab.elmo": {"en": "ELMo: mixing layers", "ko": "ELMo: 레이어 가중합"},
+    "what.target": {"en": "target", "ko": "목표 번역"},
+    # inside a layer (explorer/inside.py)
+    "il.intro": {
+        "en": "Follow one token through one layer, as the model computes it: x → Q, K, V per head (d_k = d_model / h) "
+              "→ scores QK^T/√d_k (−∞ where the decoder's mask hides a key) → softmax → weights × V = each head's "
+              "output → Concat · W^O (**Multi-Head Attention**) → + residual → LayerNorm → feed-forward (W1, "
+              "activation, W2) → + residual → LayerNorm → the next layer's input. Every number is recomputed from "
+              "the weights and equals the model's own forward pass.",
+        "ko": "토큰 하나를 레이어 하나에 통과시키며 모델이 계산하는 순서대로 따라갑니다: x → 헤드별 Q, K, V "
+              "(d_k = d_model / h) → 점수 QK^T/√d_k (디코더의 마스크가 가린 키는 −∞) → 소프트맥스 → 가중치 × V = "
+              "헤드별 출력 → Concat · W^O (**멀티 헤드 어텐션 (Multi-Head Attention)**) → + 잔차 연결 → LayerNorm → "
+              "피드포워드 (W1, 활성화 함수, W2) → + 잔차 연결 → LayerNorm → 다음 레이어의 입력. 모든 숫자는 가중치로 "
+              "다시 계산한 값이며 모델 자신의 순전파 결과와 같습니다.",
+    },
+    "il.model": {"en": "Model", "ko": "모델"},
+    "il.stack": {"en": "Stack", "ko": "스택"},
+    "il.encoder": {"en": "Encoder", "ko": "인코더"},
+    "il.decoder": {"en": "Decoder", "ko": "디코더"},
+    "il.token": {"en": "Token to follow", "ko": "따라갈 토큰"},
+    "il.target": {"en": "Your own translation (optional, decoder)", "ko": "직접 입력한 번역 (선택, 디코더)"},
+    "il.run": {"en": "Follow the token", "ko": "토큰 따라가기"},
+    "il.summary_md": {"en": "Summary", "ko": "요약"},
+    "il.fig_stream": {"en": "The residual stream at '{token}', layer {l}", "ko": "'{token}'의 잔차 스트림, 레이어 {l}"},
+    "il.fig_qkv": {"en": "{kind}: q, k, v of '{token}' per head (h = {h}, d_k = {d_k})",
+                   "ko": "{kind}: 헤드별 '{token}'의 q, k, v (h = {h}, d_k = {d_k})"},
+    "il.fig_scores": {"en": "{kind}: the query '{token}' in every head", "ko": "{kind}: 모든 헤드에서 쿼리 '{token}'"},
+    "il.fig_heads": {"en": "{kind}: each head's contribution |head_j · W^O_j|",
+                     "ko": "{kind}: 헤드별 기여도 |head_j · W^O_j|"},
+    "il.fig_ffn": {"en": "Feed-forward at '{token}': W1 → {act} → W2 (d_ff = {d_ff})",
+                   "ko": "'{token}'의 피드포워드: W1 → {act} → W2 (d_ff = {d_ff})"},
+    "il.kind_self": {"en": "Multi-Head Attention (self)", "ko": "멀티 헤드 셀프 어텐션 (Multi-Head Attention)"},
+    "il.kind_masked_self": {"en": "Masked Multi-Head Attention", "ko": "마스크드 멀티 헤드 어텐션 (Masked Multi-Head Attention)"},
+    "il.kind_cross": {"en": "Encoder-Decoder Attention", "ko": "인코더-디코더 어텐션 (Encoder-Decoder Attention)"},
+    "il.row_x": {"en": "x: the layer's input", "ko": "x: 레이어 입력"},
+    "il.row_in": {"en": "{kind}: input", "ko": "{kind}: 입력"},
+    "il.row_ln": {"en": "LayerNorm(x)", "ko": "LayerNorm(x)"},
+    "il.row_out": {"en": "{kind}: Concat · W^O", "ko": "{kind}: Concat · W^O"},
+    "il.row_residual": {"en": "+ residual", "ko": "+ 잔차 연결"},
+    "il.row_add_norm": {"en": "Add & Norm", "ko": "Add & Norm (잔차 연결 + LayerNorm)"},
+    "il.row_ffn_out": {"en": "FFN output", "ko": "FFN 출력"},
+    "il.row_next": {"en": "the next layer's input", "ko": "다음 레이어의 입력"},
+    "il.row_final": {"en": "after the final LayerNorm", "ko": "마지막 LayerNorm 뒤"},
+    "il.row_q": {"en": "q head {h}", "ko": "q 헤드 {h}"},
+    "il.row_head_out": {"en": "weights × V, head {h}", "ko": "가중치 × V, 헤드 {h}"},
+    "il.row_hidden_pre": {"en": "x W1 + b1", "ko": "x W1 + b1"},
+    "il.row_hidden": {"en": "{act}(x W1 + b1)", "ko": "{act}(x W1 + b1)"},
+    "il.head": {"en": "head {h}", "ko": "헤드 {h}"},
+    "il.scores": {"en": "scores q·k/√d_k", "ko": "점수 (유사도) q·k/√d_k"},
+    "il.softmax": {"en": "softmax: the attention weights", "ko": "소프트맥스: 어텐션 가중치"},
+    "il.key": {"en": "key", "ko": "키"},
+    "il.dimension": {"en": "dimension", "ko": "차원"},
+    "il.norm": {"en": "norm", "ko": "노름"},
+    "il.qk_norm": {"en": " The scores use q and k after QK-LayerNorm (this model has it); the raw ones are in the record.",
+                   "ko": " 이 모델은 QK-LayerNorm을 쓰므로 점수는 정규화한 q와 k로 계산합니다. 정규화 전 값은 기록에 있습니다."},
+    "il.order_post": {"en": "post-LN, the paper's order: x → {attn} → Add & Norm → FFN → Add & Norm",
+                      "ko": "post-LN, 논문의 순서: x → {attn} → Add & Norm → FFN → Add & Norm"},
+    "il.order_pre": {"en": "pre-LN, the order this model computes: x → LayerNorm → {attn} → + x → LayerNorm → FFN → + x",
+                     "ko": "pre-LN, 이 모델이 계산하는 순서: x → LayerNorm → {attn} → + x → LayerNorm → FFN → + x"},
+    "il.summary": {"en": "**{model}**, {stack} layer {l} of {n}, token **{token}** (position {i}). d_model = {d} = h × d_k "
+                         "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |next input| = {nn:.2f}.",
+                   "ko": "**{model}**, {stack} 레이어 {l}/{n}, 토큰 **{token}** (위치 {i}). d_model = {d} = h × d_k "
+                         "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |다음 입력| = {nn:.2f}."},
+    # Luong's six steps (explorer/luong.py)
+    "lu.intro": {
+        "en": "One decoding step of an RNN encoder-decoder, in Luong et al. (2015)'s six steps: 1. the encoder states "
+              "h_i; 2. the decoder state h_t; 3. the scores e_t = score(h_t, h_i) (dot, general = Multiplicative, "
+              "scaled dot); 4. a_t = softmax(e_t); 5. the context c_t = Σ a_t,i h_i; 6. h~_t = tanh(W_c [c_t; h_t]) "
+              "and softmax(W_s h~_t) over the vocabulary. Bahdanau (additive) attention scores with the previous "
+              "state s_{t-1} instead. Every number is recomputed from the weights and equals the model's own step.",
+        "ko": "RNN 인코더-디코더의 디코딩 한 스텝을 Luong 외(2015)의 여섯 단계로 봅니다: 1. 인코더 은닉 상태 h_i; "
+              "2. 디코더 은닉 상태 h_t; 3. 점수(유사도) e_t = score(h_t, h_i) (dot, general = Multiplicative(곱셈) "
+              "어텐션, scaled dot); 4. a_t = softmax(e_t); 5. 컨텍스트 벡터 c_t = Σ a_t,i h_i; 6. h~_t = "
+              "tanh(W_c [c_t; h_t])와 어휘 전체에 대한 softmax(W_s h~_t). Bahdanau(additive, 덧셈) 어텐션은 이전 상태 "
+              "s_{t-1}로 점수를 냅니다. 모든 숫자는 가중치로 다시 계산한 값이며 모델 자신의 스텝과 같습니다.",
+    },
+    "lu.step": {"en": "Decoding step t", "ko": "디코딩 스텝 t"},
+    "lu.run": {"en": "Show the six steps", "ko": "여섯 단계 보기"},
+    "lu.top_k": {"en": "Top-k next words", "ko": "다음 단어 후보 수 (top-k)"},
+    "lu.panel_scores": {"en": "3. scores e_t = score({query}, h_i)", "ko": "3. 점수(유사도) e_t = score({query}, h_i)"},
+    "lu.panel_weights": {"en": "4. a_t = softmax(e_t)", "ko": "4. a_t = softmax(e_t)"},
+    "lu.panel_top": {"en": "6. softmax(W_s h~_t): top {k}", "ko": "6. softmax(W_s h~_t): 상위 {k}개"},
+    "lu.fig_steps": {"en": "Step {t}: reads '{read}', puts out '{token}'", "ko": "스텝 {t}: '{read}'을(를) 읽고 '{token}'을(를) 냄"},
+    "lu.fig_vectors": {"en": "The vectors of step {t}", "ko": "스텝 {t}의 벡터들"},
+    "lu.row_enc": {"en": "1. h_{i} ('{token}')", "ko": "1. h_{i} ('{token}')"},
+    "lu.row_query": {"en": "2. the state that scores: {query}", "ko": "2. 점수를 내는 상태: {query}"},
+    "lu.row_state": {"en": "the new state {state}", "ko": "새 상태 {state}"},
+    "lu.row_context": {"en": "5. context c_t = Σ a_t,i h_i", "ko": "5. 컨텍스트 벡터 c_t = Σ a_t,i h_i"},
+    "lu.row_attentional": {"en": "6. h~_t = tanh(W_c {concat})", "ko": "6. h~_t = tanh(W_c {concat})"},
+    "lu.summary": {"en": "**{model}** ({score}), step {t}: reads **{read}**, puts out **{token}** with p = {p} (rank {rank}); "
+                         "the most attended source token is **{src}** (a = {a:.3f}).",
+                   "ko": "**{model}** ({score}), 스텝 {t}: **{read}**을(를) 읽고 **{token}**을(를) 냄, p = {p} "
+                         "(순위 {rank}). 가장 많이 보는 원문 토큰은 **{src}** (a = {a:.3f})."},
+    "lu.score_dot": {"en": "dot", "ko": "dot (내적)"},
+    "lu.score_scaled_dot": {"en": "scaled dot", "ko": "scaled dot (스케일드 내적)"},
+    "lu.score_general": {"en": "general (Multiplicative)", "ko": "general (Multiplicative, 곱셈)"},
+    "lu.score_additive": {"en": "Bahdanau (additive)", "ko": "Bahdanau (additive, 덧셈)"},
+    # next-word choices (explorer/choices.py)
+    "ch.intro": {
+        "en": "Every decoding step ends in a softmax over the vocabulary. Here are the words the model weighed at each "
+              "step (top-k, with probabilities), beside that step's Encoder-Decoder Attention row; the word the "
+              "translation has is outlined. Type your own translation to see how probable the model finds each of "
+              "its words (teacher forcing) and where it attends.",
+        "ko": "디코딩의 각 스텝은 어휘 전체에 대한 소프트맥스로 끝납니다. 스텝마다 모델이 저울질한 단어들(상위 k개와 확률)을 "
+              "그 스텝의 인코더-디코더 어텐션 (Encoder-Decoder Attention) 행 옆에 보여 줍니다. 번역에 들어간 단어는 "
+              "테두리로 표시합니다. 원하는 번역을 직접 입력하면 모델이 그 단어 하나하나를 얼마나 그럴듯하게 보는지"
+              "(teacher forcing)와 어디를 보는지 알 수 있습니다.",
+    },
+    "ch.target": {"en": "Your own translation (optional)", "ko": "직접 입력한 번역 (선택)"},
+    "ch.run": {"en": "Show the choices", "ko": "후보 보기"},
+    "ch.figure": {"en": "Next-word choices at every step", "ko": "스텝별 다음 단어 후보"},
+    "ch.att_axis": {"en": "source: the step's attention row", "ko": "원문: 그 스텝의 어텐션 행"},
+    "ch.rank_axis": {"en": "top-k rank (the word in the translation outlined)", "ko": "상위 k 순위 (번역에 들어간 단어는 테두리)"},
+    "ch.summary": {"en": "{which}: **{text}**. log p = {lp}, perplexity {ppl}; {off} of {n} steps are not the model's first choice.",
+                   "ko": "{which}: **{text}**. log p = {lp}, 퍼플렉서티 {ppl}; {n}개 스텝 중 {off}개는 모델의 1순위가 아닙니다."},
+    "ch.forced": {"en": "Your translation, teacher-forced", "ko": "입력한 번역 (teacher forcing)"},
+    "ch.own": {"en": "The model's translation", "ko": "모델의 번역"},
+    # BERT's inputs and the 80/10/10 rule (explorer/bert_inputs.py)
+    "bi.intro": {
+        "en": "BERT's input, as the paper's figure 2 draws it: token + segment + position embeddings, summed, then "
+              "LayerNorm. BERT learns its position embeddings; the Transformer's Positional Encoding is a fixed "
+              "sinusoidal table. The cosine similarity between positions shows what each table encodes.",
+        "ko": "논문 그림 2처럼 BERT의 입력을 봅니다: 토큰 + 세그먼트 + 위치 임베딩을 더한 뒤 LayerNorm. BERT는 위치 "
+              "임베딩을 학습하고, 트랜스포머의 포지셔널 인코딩 (Positional Encoding)은 고정된 사인/코사인 표입니다. "
+              "위치 사이의 코사인 유사도로 두 표가 무엇을 담는지 봅니다.",
+    },
+    "bi.text_b": {"en": "Sentence B (optional)", "ko": "문장 B (선택)"},
+    "bi.positions": {"en": "Positions in the tables", "ko": "표에 그릴 위치 수"},
+    "bi.run": {"en": "Show the input", "ko": "입력 보기"},
+    "bi.fig_sum": {"en": "Input = token + segment + position embeddings → LayerNorm",
+                   "ko": "입력 = 토큰 + 세그먼트 + 위치 임베딩 → LayerNorm"},
+    "bi.tok": {"en": "token embedding", "ko": "토큰 임베딩"},
+    "bi.seg": {"en": "segment embedding", "ko": "세그먼트 임베딩"},
+    "bi.pos": {"en": "position embedding (learned)", "ko": "위치 임베딩 (학습됨)"},
+    "bi.sum": {"en": "sum", "ko": "합"},
+    "bi.norm": {"en": "LayerNorm(sum): the first layer's input", "ko": "LayerNorm(합): 첫 레이어의 입력"},
+    "bi.fig_pos": {"en": "Cosine similarity between positions", "ko": "위치 사이의 코사인 유사도"},
+    "bi.learned": {"en": "BERT: learned position embeddings", "ko": "BERT: 학습된 위치 임베딩"},
+    "bi.sinusoid": {"en": "Transformer: sinusoidal Positional Encoding", "ko": "트랜스포머: 사인/코사인 포지셔널 인코딩"},
+    "bi.position": {"en": "position", "ko": "위치"},
+    "bi.sizes": {"en": "Sizes: {rows}.", "ko": "크기: {rows}."},
+    "bi.size_row": {"en": "{name} L = {layers}, H = {d_model}, A = {heads}, {params} parameters",
+                    "ko": "{name} L = {layers}, H = {d_model}, A = {heads}, 파라미터 {params}개"},
+    "bi.mask_intro": {
+        "en": "Masked LM's 80/10/10 rule, applied to your sentence with the training code's own function: 15% of the "
+              "tokens are chosen; of those 80% become [MASK], 10% a random token, 10% stay as they are. The model "
+              "must predict every chosen token. Change the seed for another draw.",
+        "ko": "마스크드 LM의 80/10/10 규칙을 학습 코드의 함수 그대로 입력한 문장에 적용합니다: 토큰의 15%를 고르고, 그중 "
+              "80%는 [MASK], 10%는 무작위 토큰, 10%는 그대로 둡니다. 모델은 고른 토큰을 모두 맞혀야 합니다. 시드를 "
+              "바꾸면 다시 뽑습니다.",
+    },
+    "bi.seed": {"en": "Seed", "ko": "시드"},
+    "bi.prob": {"en": "Share of tokens chosen", "ko": "고르는 토큰 비율"},
+    "bi.mask_run": {"en": "Mask and predict", "ko": "마스킹하고 예측하기"},
+    "bi.action_mask": {"en": "→ [MASK] (80%)", "ko": "→ [MASK] (80%)"},
+    "bi.action_random": {"en": "→ random token (10%)", "ko": "→ 무작위 토큰 (10%)"},
+    "bi.action_keep": {"en": "kept as is (10%)", "ko": "그대로 (10%)"},
+    "bi.none_chosen": {"en": "No token was chosen in this draw: try another seed or a larger share.",
+                       "ko": "이번에는 고른 토큰이 없습니다. 다른 시드나 더 큰 비율을 써 보세요."},
+    "bi.mask_summary": {"en": "The model reads: {inputs}", "ko": "모델이 읽는 입력: {inputs}"},
+    # ELMo (explorer/elmo.py)
+    "el.intro": {
+        "en": "ELMo's equation, ELMo_k = γ Σ_j s_j h_k,j, on this repo's encoders: a word's vector from every layer "
+              "(j = 0 is the input embedding), mixed with the weights s_j (scaled to sum to 1; uniform by default) "
+              "and the scale γ. The line shows the cosine similarity between two senses of the word with each layer "
+              "alone; the dashed line, with your mix. γ scales the vector and leaves every cosine as it is.",
+        "ko": "ELMo의 식 ELMo_k = γ Σ_j s_j h_k,j 를 이 저장소의 인코더에 적용합니다: 단어의 벡터를 레이어마다 꺼내 "
+              "(j = 0은 입력 임베딩) 가중치 s_j(합이 1이 되도록 조정, 기본은 균등)와 배율 γ로 섞습니다. 실선은 레이어 "
+              "하나만 쓸 때 두 의미 사이의 코사인 유사도, 점선은 지정한 가중합의 코사인 유사도입니다. γ는 벡터의 크기만 "
+              "바꾸고 코사인 유사도는 바꾸지 않습니다.",
+    },
+    "el.word": {"en": "Word", "ko": "단어"},
+    "el.sentences": {"en": "Sentences (one per line; the first two are compared)",
+                     "ko": "문장 (한 줄에 하나; 앞의 두 문장을 비교)"},
+    "el.weights": {"en": "Layer weights s_j, comma-separated (blank: uniform)", "ko": "레이어 가중치 s_j, 쉼표로 구분 (비우면 균등)"},
+    "el.gamma": {"en": "γ", "ko": "γ"},
+    "el.normalize": {"en": "LayerNorm each layer before mixing (Peters et al. 2018, sec. 3.2)",
+                     "ko": "섞기 전에 레이어마다 LayerNorm (Peters 외 2018, 3.2절)"},
+    "el.run": {"en": "Mix the layers", "ko": "레이어 섞기"},
+    "el.figure": {"en": "'{word}' in {model}: layer weights and the cosine similarity of two senses",
+                  "ko": "{model}의 '{word}': 레이어 가중치와 두 의미의 코사인 유사도"},
+    "el.s": {"en": "weight s_j", "ko": "가중치 s_j"},
+    "el.cos_layer": {"en": "cosine, one layer alone", "ko": "코사인 유사도, 레이어 하나만"},
+    "el.cos_mix": {"en": "cosine of the mix", "ko": "가중합의 코사인 유사도"},
+    "el.embeddings": {"en": "embeddings", "ko": "임베딩"},
+    "el.layer": {"en": "layer {j}", "ko": "레이어 {j}"},
+    "el.summary": {"en": "Sentences 1 and 2: cosine {mix:.3f} with this mix; from {lo:.3f} ({lo_layer}) to {hi:.3f} "
+                         "({hi_layer}) with one layer alone.",
+                   "ko": "문장 1과 2: 이 가중합의 코사인 유사도 {mix:.3f}; 레이어 하나만 쓰면 {lo:.3f} ({lo_layer}) ~ "
+                         "{hi:.3f} ({hi_layer})."},
     # ------------------------------------------------------------------ errors (explorer.inference.UserError keys)
+    "err.bad_stack": {"en": "Stack must be one of encoder, decoder (got {stack!r}).",
+                      "ko": "스택은 encoder 또는 decoder여야 합니다 (입력: {stack!r})."},
+    "err.no_known_tokens": {"en": "The sentence has no tokens the model knows.",
+                            "ko": "문장에 모델이 아는 토큰이 없습니다."},
+    "err.bert_encoder_only": {"en": "BERT has an encoder only.", "ko": "BERT에는 인코더만 있습니다."},
+    "err.no_target_tokens": {"en": "The target has no tokens the model knows.",
+                             "ko": "입력한 번역에 모델이 아는 토큰이 없습니다."},
+    "err.no_attention": {"en": "{name} has no attention (Sutskever et al. 2014): its decoder reads only the encoder's "
+                                 "last state, so there are no scores, weights or context to show. Choose a model with "
+                                 "attention.",
+                         "ko": "{name}에는 어텐션이 없습니다 (Sutskever 외 2014). 디코더가 인코더의 마지막 상태만 읽으므로 "
+                               "보여 줄 점수, 가중치, 컨텍스트가 없습니다. 어텐션이 있는 모델을 고르세요."},
+    "err.no_attention_export": {"en": "{name} has no attention to export.", "ko": "{name}에는 내보낼 어텐션이 없습니다."},
+    "err.needs_bertviz": {"en": "Writing HTML needs the bertviz package: pip install bertviz",
+                          "ko": "HTML을 쓰려면 bertviz 패키지가 필요합니다: pip install bertviz"},
+    "err.bad_view": {"en": "View must be one of head, model (got {view!r}).",
+                     "ko": "보기는 head 또는 model이어야 합니다 (입력: {view!r})."},
+    "err.bad_prob": {"en": "The share of tokens chosen must be between 0 and 1 (got {value}).",
+                     "ko": "고르는 토큰 비율은 0과 1 사이여야 합니다 (입력: {value})."},
+    "err.weights_not_numbers": {"en": "Layer weights must be numbers.", "ko": "레이어 가중치는 숫자여야 합니다."},
+    "err.weights_count": {"en": "Give one weight per layer: {n} (embeddings and {layers} layers), got {got}.",
+                          "ko": "레이어마다 가중치를 하나씩 주세요: {n}개 (임베딩과 레이어 {layers}개), 입력은 {got}개."},
+    "err.weights_range": {"en": "Layer weights must be non-negative and not all zero.",
+                          "ko": "레이어 가중치는 0 이상이어야 하고 모두 0이면 안 됩니다."},
+    "err.gamma_range": {"en": "gamma must be a positive number.", "ko": "γ는 양수여야 합니다."},
+    "err.two_sentences": {"en": "Give at least two sentences that use '{word}', to compare its senses.",
+                          "ko": "'{word}'의 의미를 비교하려면 그 단어가 들어간 문장을 두 개 이상 주세요."},
+    "note.target_cut": {"en": "Target cut to {limit} subword tokens ({dropped} dropped).",
+                        "ko": "입력한 번역을 서브워드 토큰 {limit}개로 잘랐습니다 ({dropped}개 제외)."},
     "err.generic": {
         "en": "Sorry, something went wrong on our side (the details are in the server log). Please try another input.",
         "ko": "죄송합니다. 서버 쪽에서 문제가 생겼습니다(자세한 내용은 서버 로그에 있습니다). 다른 입력으로 다시 "

@@ -402,7 +402,7 @@ def inside_layer(name: str, text: str, layer: int = 0, token: int = 0, stack: st
         a, notices = clean_text(text)
         ids = tok.encode(a, add_special_tokens=False).ids[: c.max_len]
         if not ids:
-            raise UserError("The sentence has no tokens the model knows.", "no_tokens")
+            raise UserError("The sentence has no tokens the model knows.", "no_known_tokens")
         states = gpt_states(model, torch.tensor([ids]))
         tokens = _pieces(tok, ids)
         layer = check_int(layer, "Layer", 0, c.n_layers - 1)
