@@ -31,6 +31,7 @@ MAX_TRANSLATION_TOKENS = 64  # source subwords kept for translation (the models 
 MAX_BEAM = 8
 CHECKPOINT_FILES = ("config.json", "tokenizer.json", "metrics.json", "model.safetensors.index.json")
 MAX_TOP_K = 100
+API_DECIMALS = 4  # attention values in the public API's JSON (the records keep float32; bench/payload.py)
 
 
 class UserError(ValueError):
@@ -278,8 +279,9 @@ class TranslationResult:
     notices: list[str]
     length_penalty: float = 0.0  # the alpha of the scores (the model's own, chosen on its validation split)
 
-    def to_json(self) -> dict:
-        t = self.trace.to_json()
+    def to_json(self, decimals: int = 6, heads: bool = True) -> dict:
+        """The record as JSON; `decimals` and `heads` as in models.trace.Trace.to_json (the API: 4 decimals)."""
+        t = self.trace.to_json(decimals, heads)
         return {"model": self.model, "source_tokens": self.source_tokens, "target_tokens": self.target_tokens,
                 "decoder_input_tokens": self.decoder_input_tokens, "translation": self.translation,
                 "attention": {k: t[k] for k in ("cross", "enc_self", "dec_self", "dec_self_scores")},
@@ -381,11 +383,12 @@ class BertResult:
     static: np.ndarray  # (T, d_model) input token embeddings
     notices: list[str]
 
-    def to_json(self) -> dict:
+    def to_json(self, decimals: int = 6, heads: bool = True) -> dict:
+        """The record as JSON; `decimals` and `heads` as in models.trace.Trace.to_json (the API: 4 decimals)."""
         return {"tokens": self.tokens, "segments": self.segments,
                 "masks": [{"index": m.index, "predictions": [p.__dict__ for p in m.predictions]} for m in self.masks],
                 "is_next": self.is_next, "not_next": self.not_next,
-                "attention": {"enc_self": self.trace.to_json()["enc_self"]}, "notices": self.notices}
+                "attention": {"enc_self": self.trace.to_json(decimals, heads)["enc_self"]}, "notices": self.notices}
 
 
 def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
