@@ -174,12 +174,112 @@ def _inputs(args) -> list[tuple[str | None, object]]:
     return out
 
 
+# ----------------------------------------------------------------------------- fine-tuned tasks
+
+TASK_COMMANDS = ("classify", "tag", "qa")
+
+
+def _add_task_commands(sub, assets) -> None:
+    """classify / tag / qa: the fine-tuned BERT tasks of explorer.pipeline (issue 34's contract)."""
+    common = argparse.ArgumentParser(add_help=False, parents=[assets])
+    common.add_argument("--input", metavar="FILE",
+                        help="read one input per line from FILE (UTF-8, '-' for stdin); blank lines are skipped")
+    common.add_argument("--attention", action="store_true",
+                        help="add the fine-tuned and the pre-trained model's attention on the same tokens")
+    specs = [("classify", "a fine-tuned BERT's label: --task sentiment TEXT, or --task nli PREMISE HYPOTHESIS "
+                          "(with --input, nli lines are PREMISE<TAB>HYPOTHESIS)"),
+             ("tag", "a tag per word: --task pos (UPOS) or --task ner (IOB2: B-PER, I-LOC, O, ...); words are the "
+                     "text split on spaces, as given"),
+             ("qa", "the answer span in a paragraph: --question Q --context C (with --input, lines are JSON "
+                    'objects {"question": ..., "context": ...})')]
+    for name, help_ in specs:
+        p = sub.add_parser(name, parents=[common], help=help_, description=help_, epilog=SHAPES,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        if name == "qa":
+            p.add_argument("--question", help="the question")
+            p.add_argument("--context", help="the paragraph that holds the answer")
+        else:
+            p.add_argument("--task", required=True, help="sentiment or nli" if name == "classify" else "pos or ner")
+            p.add_argument("text", nargs="*", help="the text (nli: two quoted sentences)")
+        p.set_defaults(command_parser=p, model="bert")  # only the base BERT is loaded from --assets
+
+
+def _task_inputs(args) -> list[tuple[str | None, object]]:
+    """[(where, input)] for classify / tag / qa; an unknown task or a bad line is a UserError item, so it
+    prints {"error": ...} and the exit status is 2."""
+    from explorer.pipeline import task_name
+    parser = args.command_parser
+    if args.command == "qa":
+        given = args.question is not None or args.context is not None
+        if args.input is not None and given:
+            parser.error("give --question and --context, or --input, not both")
+        if args.input is None:
+            if args.question is None:
+                parser.error("qa needs --question Q --context C (or --input FILE)")
+            return [(None, (args.question, args.context))]
+    else:
+        try:
+            task = task_name(args.task)
+        except UserError as e:
+            return [(None, e)]
+        if args.input is not None and args.text:
+            parser.error("give the input as arguments or with --input, not both")
+        if args.input is None:
+            if task == "nli":
+                if len(args.text) != 2:
+                    parser.error("classify --task nli needs two sentences: PREMISE HYPOTHESIS (quote each one)")
+                return [(None, tuple(args.text))]
+            if not args.text:
+                parser.error("give the text to process, or --input FILE")
+            return [(None, " ".join(args.text))]
+    try:
+        raw = sys.stdin.buffer.read() if args.input == "-" else Path(args.input).read_bytes()
+    except OSError as e:
+        parser.error(f"cannot read --input {args.input}: {e.strerror or e}")
+    out = []
+    for n, line in enumerate(raw.decode("utf-8-sig", errors="replace").split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        if args.command == "qa":
+            try:
+                obj = json.loads(line)
+                item = (obj["question"], obj["context"]) if isinstance(obj, dict) else None
+            except (ValueError, KeyError):
+                item = None
+            out.append((f"line {n}", item or UserError(
+                'Expected a JSON object with "question" and "context" on each line.', "qa_line")))
+        elif args.command == "classify" and task_name(args.task) == "nli":
+            a, tab, b = line.partition("\t")
+            out.append((f"line {n}", (a, b) if tab else
+                        UserError("Expected two sentences separated by a tab: PREMISE<TAB>HYPOTHESIS.", "nli_line")))
+        else:
+            out.append((f"line {n}", line))
+    return out
+
+
+def _task_record(args, item) -> dict:
+    from explorer import pipeline as ft
+    reg, folder = _load(args.assets, "bert"), Path(args.assets) / "finetune"
+    if args.command == "qa":
+        rec = ft.answer(item[0], item[1], reg=reg, with_base=args.attention, folder=folder)
+    elif args.command == "tag":
+        rec = ft.tag(args.task, item, reg=reg, with_base=args.attention, folder=folder)
+    elif isinstance(item, tuple):
+        rec = ft.classify(args.task, item[0], item[1], reg=reg, with_base=args.attention, folder=folder)
+    else:
+        rec = ft.classify(args.task, item, reg=reg, with_base=args.attention, folder=folder)
+    return rec.to_json(attention=args.attention)
+
+
 # ----------------------------------------------------------------------------- running
 
 
 def _record(args, reg: Registry, item) -> dict:
     if isinstance(item, UserError):
         raise item
+    if args.command in TASK_COMMANDS:
+        return _task_record(args, item)
     if args.command == "translate" and (args.target is not None or args.choices is not None):
         rec = next_word_choices(args.model, item, target=args.target, top_k=5 if args.choices is None else args.choices,
                                 beam=args.beam, reg=reg)
@@ -266,7 +366,7 @@ def _load(assets: Path, name: str | None = None) -> Registry:
 
 
 def run(args) -> int:
-    items = [] if args.command == "models" else _inputs(args)
+    items = [] if args.command == "models" else _task_inputs(args) if args.command in TASK_COMMANDS else _inputs(args)
     reg = _load(args.assets, getattr(args, "model", None))
     if args.command == "models":
         for entry in reg.describe():

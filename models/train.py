@@ -4,6 +4,7 @@
     python -m models.train seq2seq --attention additive --pair en-fr ...
     python -m models.train bert --data-dir ../shared/data --out runs/bert
     python -m models.train {transformer,seq2seq,bert} --smoke --out /tmp/smoke   # seconds, on CPU, no corpora needed
+    python -m models.train finetune --task sentiment --init assets/bert --lora 16 ...   # models/finetune.py
 
 `Trainer` knows nothing about the architectures (minGPT's Trainer): it gets a model whose
 forward(**batch) returns an object with `.loss`, a stream of batches, an LR schedule and an
@@ -727,6 +728,9 @@ def parse(argv=None):
 
 
 def main(argv=None):
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["finetune"]:  # task heads on BERT: models/finetune.py
+        from models import finetune
+        return finetune.main((sys.argv[1:] if argv is None else list(argv))[1:])
     args = parse(argv)
     torch.manual_seed(args.seed)
     random.seed(args.seed)
