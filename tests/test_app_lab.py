@@ -3,6 +3,7 @@ they draw or tabulate is the number explorer.lab / inference / snapshots / live 
 language switch reaches every registered component with a Korean string and no key is missing;
 live training yields row-stochastic alignments and stops at its cap; a custom BERT joins the
 BERT views and the Hub box exists only when the operator turns it on."""
+import collections
 import html
 import json
 import math
@@ -18,11 +19,23 @@ import pytest
 gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
+from explorer.views import api as api_views, bert as bert_views, seq2seq as s2s_views  # noqa: E402
+from explorer.views import transformer as tr_views  # noqa: E402
+from ui import api  # noqa: E402
+from ui import components as uc  # noqa: E402
+from ui.tabs import live as live_tab  # noqa: E402
 from explorer import i18n, lab, live  # noqa: E402
 from explorer import inference as inf  # noqa: E402
 from explorer import snapshots as snap  # noqa: E402
 from explorer import views as vw  # noqa: E402
 from explorer.inference import UserError  # noqa: E402
+
+TABS = app.demo.tabs  # module name -> its Tab: the handlers, and the components they return values for
+
+
+def handler_name(fn) -> str:
+    """An event handler as '<tab module>.<name>' ('beam.run'), by which the tests below find its events."""
+    return f"{getattr(fn, '__module__', '').rsplit('.', 1)[-1]}.{getattr(fn, '__name__', '')}"
 
 EN = "I am a student."
 LONG = "The animal didn't cross the street because it was too tired."
@@ -67,7 +80,7 @@ def test_score_functions_view_draws_and_tabulates_each_models_attention():
         assert (expected is None and pd.isna(got)) or got == pytest.approx(expected)
         assert table.loc[r.name, "uniform log S (nats)"] == pytest.approx(math.log(len(r.source_tokens)), abs=1e-4)
     best = min(with_attention, key=lambda r: r.mean_entropy)
-    assert app.md(best.name) in v.notice
+    assert vw.md(best.name) in v.notice
     saved = read_json(v.files)
     assert [r["name"] for r in saved["results"]] == list(lab.SCORE_MODELS)
     np.testing.assert_allclose(saved["results"][0]["cross"], c.results[0].cross, atol=1e-6)
@@ -125,18 +138,19 @@ def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
         assert (c.mean.layout.title.text == c.grid.layout.title.text) == (model.startswith("seq2seq"))
     # the app's chooser recomputes from the search it stored, not from the textboxes
     search = {"text": LONG, "model": model, "beam": beam}
-    translation, grid, mean, notice, files = app._ui_beam_choice(search, 1)
-    np.testing.assert_array_equal(z(grid), inf.translate(model, LONG, beam, chosen=1).trace.cross[0, 0])
-    assert read_json(files)["chosen"] == 1
+    BM = TABS["beam"]
+    chosen = BM.choose(search, 1)
+    np.testing.assert_array_equal(z(chosen[BM.grid]), inf.translate(model, LONG, beam, chosen=1).trace.cross[0, 0])
+    assert read_json(chosen[BM.files])["chosen"] == 1
 
 
 @needs
 def test_beam_view_errors_are_messages():
     with pytest.raises(gr.Error, match="between 2 and 8"):
-        app._ui_beam(EN, "transformer-en-fr", 1)
+        TABS["beam"].run(EN, "transformer-en-fr", 1)
     with pytest.raises(gr.Error, match="not a"):
-        app._ui_beam(EN, "bert", 4)
-    assert app._ui_beam_choice(None, 0) == gr.skip()  # before any search: nothing to show, no error
+        TABS["beam"].run(EN, "bert", 4)
+    assert TABS["beam"].choose(None, 0) == gr.skip()  # before any search: nothing to show, no error
 
 
 # ----------------------------------------------------------------------------- rollout + entropy
@@ -180,17 +194,17 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     np.testing.assert_allclose(z(v.figure, 1), r.k)
     np.testing.assert_allclose(np.asarray(v.figure.data[3].y, dtype=float), r.probs)
     assert [label for label, _ in v.choices] == [f"{i}: {t}" for i, t in enumerate(ref.tokens)]
-    assert app.md(ref.tokens[4]) in v.text
+    assert vw.md(ref.tokens[4]) in v.text
     # the shipped BERT has QK-LayerNorm, and the text says that q and k are the normed vectors
     assert inf.registry().get("bert").config.qk_norm and r.qk_norm and "QK-LayerNorm" in v.text
     far = vw.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
-    shown = app._ui_query_key(text, "bert", 2, 3, 4, "en")[1]  # on screen: 6 decimals, where both columns agree
+    shown = TABS["query_key"].show(text, "bert", 2, 3, 4, "en")[TABS["query_key"].table]  # on screen: 6 decimals, where both columns agree
     np.testing.assert_array_equal(shown["softmax"], v.table["softmax"].round(6))
     assert (shown["softmax"] - shown["model attention"]).abs().max() <= 1.01e-6
     n_layers = inf.registry().get("bert").config.n_layers
     with pytest.raises(gr.Error, match=f"Layer must be from 1 to {n_layers}"):
-        app._ui_query_key(text, "bert", 0, 1, 0, "English")
+        TABS["query_key"].show(text, "bert", 0, 1, 0, "English")
 
 
 @needs
@@ -200,14 +214,14 @@ def test_the_query_chooser_follows_the_sentence_before_show():
     for a, b in [("the cat sat on the mat .", None), ("나는 학생 입니다 😀", None), ("[CLS] hi [SEP] there", None),
                  ("word " * 400, None), ("I went home.", "Then I slept."), ("a " * 200, "b " * 200)]:
         assert inf.bert_tokens(a, b) == inf.encode_bert(a, b).tokens, a[:20]  # the tokenizer alone, no model run
-    d = app._ui_query_choices("I like green apples .", "bert", 3)
+    d = TABS["query_key"].query_choices("I like green apples .", "bert", 3)
     assert d.choices == vw.query_tokens("I like green apples .", "bert") and d.value == 3
     assert d.choices[3][0] == "3: green"
-    assert app._ui_query_choices("I like .", "bert", 9).value == 4  # past the end: the last token ([SEP])
-    assert app._ui_query_choices("I like .", "bert", "typed").value == 0
-    assert app._ui_query_choices("   ", "bert", 2) == gr.skip()  # Show's own check reports it, not the chooser
+    assert TABS["query_key"].query_choices("I like .", "bert", 9).value == 4  # past the end: the last token ([SEP])
+    assert TABS["query_key"].query_choices("I like .", "bert", "typed").value == 0
+    assert TABS["query_key"].query_choices("   ", "bert", 2) == gr.skip()  # Show's own check reports it, not the chooser
     changes = {type(app.demo.blocks[b]).__name__ for f in app.demo.fns.values()
-               if getattr(f.fn, "__name__", "") == "_ui_query_choices" for b, e in f.targets if e == "change"}
+               if handler_name(f.fn) == "query_key.query_choices" for b, e in f.targets if e == "change"}
     assert changes == {"Textbox", "Dropdown"}
     first = next(b for b in app.demo.blocks.values() if isinstance(b, gr.Dropdown) and b.label == i18n.t("qk.query"))
     assert [c[0] for c in first.choices][:3] == ["0: [CLS]", "1: the", "2: cat"]  # before any run too
@@ -216,12 +230,13 @@ def test_the_query_chooser_follows_the_sentence_before_show():
 def test_rollout_runs_again_through_another_model_and_its_layers():
     """Another model: its own rollout at once, through all of its layers (the layer slider went on
     redrawing the other model's record)."""
-    ko = app._ui_rollout_model("나는 학생 입니다", "transformer-ko-en", "en")
-    record, slider = ko[5], ko[6]
+    R = TABS["rollout"]
+    ko = R.run_model("나는 학생 입니다", "transformer-ko-en", "en")
+    record, slider = ko[R.record], ko[R.layer]
     n = inf.registry().get("transformer-ko-en").config.n_layers
     assert record.rollout.shape[0] == n and slider.maximum == max(n, 2) and slider.value == n
-    np.testing.assert_array_equal(z(ko[2]), z(app._ui_rollout("나는 학생 입니다", "transformer-ko-en", n, "en")[2]))
-    runs = [f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "_ui_rollout_model"]
+    np.testing.assert_array_equal(z(ko[R.rollout]), z(R.run("나는 학생 입니다", "transformer-ko-en", n, "en")[R.rollout]))
+    runs = [f for f in app.demo.fns.values() if handler_name(f.fn) == "rollout.run_model"]
     events = {(type(app.demo.blocks[b]).__name__, e) for f in runs for b, e in f.targets if b is not None}
     assert events == {("Dropdown", "input")}  # a model picked by hand ...
     assert sum(f.trigger_after is not None for f in runs) == 1  # ... or by an example (test_every_example_runs_its_tab)
@@ -231,19 +246,20 @@ def test_rollout_and_query_key_say_when_the_input_has_unknown_tokens():
     """As the other tabs do: "⚠️ Unknown to this model (read as [UNK]): 4 of 4…" beside the figures (drawn over
     [UNK] rows without a word), in the switch's language; nothing for a sentence the model knows."""
     text = "나는 학생 입니다 😀"  # Korean through the English BERT: every word is [UNK]
-    en, ko = app._ui_rollout(text, "bert", None, "en")[-1], app._ui_rollout(text, "bert", None, "ko")[-1]
+    R, QK = TABS["rollout"], TABS["query_key"]
+    en, ko = R.run(text, "bert", None, "en")[R.notice], R.run(text, "bert", None, "ko")[R.notice]
     assert en.startswith("⚠️") and "Unknown to this model" in en and _hangul(ko) and "[UNK" in ko
-    assert en == app._relabel_rollout(app._ui_rollout(text, "bert", None, "ko")[5], 1, "en")[-1]
-    assert app._ui_rollout("I am a student.", "bert", None, "en")[-1] == ""
-    qk = app._ui_query_key(text, "bert", 1, 1, 0, "en")[2]
+    assert en == R.relabel(R.run(text, "bert", None, "ko")[R.record], 1, "en")[R.notice]
+    assert R.run("I am a student.", "bert", None, "en")[R.notice] == ""
+    qk = QK.show(text, "bert", 1, 1, 0, "en")[QK.text_md]
     assert "⚠️" in qk and "Unknown to this model" in qk
-    assert "⚠️" not in app._ui_query_key("I am a student.", "bert", 1, 1, 0, "en")[2]
+    assert "⚠️" not in QK.show("I am a student.", "bert", 1, 1, 0, "en")[QK.text_md]
 
 
 def test_positional_sliders_redraw_however_they_move():
     """Dragged, keyed (Home, arrows) or typed: `.change` (`.release` missed the keyboard and typed numbers)."""
     events = {(type(app.demo.blocks[b]).__name__, e) for f in app.demo.fns.values()
-              if getattr(f.fn, "__name__", "") == "positional_view" for b, e in f.targets}
+              if handler_name(f.fn) == "positional.show" for b, e in f.targets}
     assert events == {("Button", "click"), ("Textbox", "submit"), ("Slider", "change")}
 
 
@@ -253,21 +269,23 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
     for f in app.demo.fns.values():
         for b, e in f.targets:
             if e == "submit":
-                submits.setdefault(getattr(f.fn, "__name__", ""), set()).add(app.demo.blocks[b].label)
+                submits.setdefault(handler_name(f.fn), set()).add(app.demo.blocks[b].label)
     assert submits == {
-        "_ui_seq2seq": {i18n.t("s2s.text")}, "score_functions_view": {i18n.t("s2s.text")},
-        "_ui_transformer": {i18n.t("common.sentence")}, "_ui_beam": {i18n.t("common.sentence")},
-        "_ui_bert_enter": {i18n.t("bert.a"), i18n.t("bert.b")}, "_ui_rollout": {i18n.t("common.sentence")},
-        "_ui_query_key": {i18n.t("common.sentence")}, "contextual_view": {i18n.t("ctx.word")},
-        "positional_view": {i18n.t("pos.text")}, "_ui_live": {i18n.t("live.probe")}}, submits
+        "seq2seq.run": {i18n.t("s2s.text")}, "scores.show": {i18n.t("s2s.text")},
+        "transformer.run": {i18n.t("common.sentence")}, "beam.run": {i18n.t("common.sentence")},
+        "bert.enter": {i18n.t("bert.a"), i18n.t("bert.b")}, "rollout.run": {i18n.t("common.sentence")},
+        "query_key.show": {i18n.t("common.sentence")}, "contextual.show": {i18n.t("ctx.word")},
+        "positional.show": {i18n.t("pos.text")}, "live.train": {i18n.t("live.probe")}}, submits
     # BERT: the button that fits what is typed
-    fill, nsp = app._ui_bert_fill("bert", "I am a [mask].", "", 5, 1, 1), app._ui_bert_run("nsp")
-    entered = app._ui_bert_enter("bert", "I am a [mask].", "", 5, 1, 1)
-    assert list(entered[2]["token"]) == list(fill[2]["token"]) and len(entered[2])
-    entered = app._ui_bert_enter("bert", "I went home.", "Then I slept.", 5, 1, 1)
-    assert entered[5] == nsp("bert", "I went home.", "Then I slept.", 1, 1)[5] and "IsNext" in entered[5]
-    entered = app._ui_bert_enter("bert", "I went home.", " ", 5, 1, 1)
-    assert entered[5] == app._ui_bert_run("encode")("bert", "I went home.", " ", 1, 1)[5]
+    B = TABS["bert"]
+    fill, nsp = B.fill("bert", "I am a [mask].", "", 5, 1, 1), B.next_sentence
+    entered = B.enter("bert", "I am a [mask].", "", 5, 1, 1)
+    assert list(entered[B.masks]["token"]) == list(fill[B.masks]["token"]) and len(entered[B.masks])
+    entered = B.enter("bert", "I went home.", "Then I slept.", 5, 1, 1)
+    assert entered[B.nsp_text] == nsp("bert", "I went home.", "Then I slept.", 1, 1)[B.nsp_text]
+    assert "IsNext" in entered[B.nsp_text]
+    entered = B.enter("bert", "I went home.", " ", 5, 1, 1)
+    assert entered[B.nsp_text] == B.encode("bert", "I went home.", " ", 1, 1)[B.nsp_text]
 
 
 # ----------------------------------------------------------------------------- contextual, positional
@@ -294,7 +312,7 @@ def test_contextual_view_defaults_and_numbers():
     cosines = pd.read_csv(next(f for f in b.files if f.endswith("-cosines.csv")), index_col=0)
     assert list(cosines.index) == [1, 2]  # the download keeps its sentence numbers as row labels
     with pytest.raises(gr.Error) as e:
-        app._ui_contextual("<b>zzz</b>", "no such word here", "bert", "en")
+        TABS["contextual"].show("<b>zzz</b>", "no such word here", "bert", "en")
     assert "<b>" not in e.value.message
     # one sentence: no range "from 1.000 to 1.000" of a context with itself; its static cosine, and a hint
     for lang in ("en", "ko"):
@@ -318,7 +336,7 @@ def test_positional_view_is_lab_positional():
     assert read_json(v.files)["sentence"]["tokens"] == s.tokens
     assert heatmaps(vw.positional_view(8, 16, "").sentence) == []  # no sentence: a placeholder
     with pytest.raises(gr.Error, match="even"):
-        app._ui_positional(16, 7, "", "transformer-en-fr", "en")
+        TABS["positional"].show(16, 7, "", "transformer-en-fr", "en")
 
 
 # ----------------------------------------------------------------------------- attention over training
@@ -344,9 +362,9 @@ def test_snapshot_view_shows_the_stored_frames_and_entropy():
     first, last = (vw.snapshot_view(names[0], 0, k) for k in (1, None))
     assert first.mean_entropy > last.mean_entropy  # attention sharpens over training
     with pytest.raises(gr.Error, match="No attention snapshots"):
-        app._ui_snapshots("../../etc", 0, 1, 1, "en")
+        TABS["snapshots"].show("../../etc", 0, 1, 1, "en")
     with pytest.raises(gr.Error, match="Snapshot must be from 1"):
-        app._ui_snapshots(names[0], 0, 10_000, 1, "en")
+        TABS["snapshots"].show(names[0], 0, 10_000, 1, "en")
 
 
 # ----------------------------------------------------------------------------- live training
@@ -369,24 +387,26 @@ def test_live_view_yields_row_stochastic_alignments_and_stops_at_its_cap():
 
 
 def test_live_handler_streams_closes_and_reports_bad_input():
-    g = app._ui_live(60, "general", live.DEFAULT_PROBE, "한국어")
+    LV = TABS["live"]
+    g = LV.train(60, "general", live.DEFAULT_PROBE, "한국어")
     t0 = time.monotonic()
     first = next(g)  # at once, before the model is built: a Stop in that window found no output, and
     assert time.monotonic() - t0 < 0.5  # Gradio then marked every output "Error"
-    assert first[3] == i18n.t("live.starting", "ko") and all(x == gr.skip() for x in first[:3] + first[4:5])
-    assert first[5:] == [None, False]  # a new run: no record kept yet, not stopped
-    loss, align, translation, status, files, last, stopped = next(g)
-    assert last[0].alignment is not None and last[1] == "general" and stopped == gr.skip()
-    assert "학습 중" in status and heatmaps(align)
+    # the status only (the other outputs keep what they show); a new run: no record kept yet, not stopped
+    assert first == {LV.status: i18n.t("live.starting", "ko"), LV.last: None, LV.stopped: False}
+    out = next(g)
+    last = out[LV.last]
+    assert last[0].alignment is not None and last[1] == "general" and LV.stopped not in out
+    assert "학습 중" in out[LV.status] and heatmaps(out[LV.alignment])
     t0 = time.monotonic()
     g.close()  # what Gradio does on Stop or when the page goes away
     assert time.monotonic() - t0 < 2
     with pytest.raises(StopIteration):
         next(g)
     with pytest.raises(gr.Error, match="between 1 and 120"):
-        next(app._ui_live(500, "general", live.DEFAULT_PROBE, "en"))
+        next(TABS["live"].train(500, "general", live.DEFAULT_PROBE, "en"))
     with pytest.raises(gr.Error, match="unknown: zebra"):
-        next(app._ui_live(5, "general", "the zebra sees the car", "en"))
+        next(TABS["live"].train(5, "general", "the zebra sees the car", "en"))
 
 
 def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it():
@@ -394,49 +414,53 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     a run in progress draws its next records in the language its session's switch shows now."""
     from types import SimpleNamespace
     session = SimpleNamespace(session_hash="test-live-switch")
-    g = app._ui_live(60, "additive", live.DEFAULT_PROBE, "English", session)
+    LV = TABS["live"]
+    g = LV.train(60, "additive", live.DEFAULT_PROBE, "English", session)
     next(g)
     en = next(g)
-    assert "Training" in en[3]
-    relabeled = app._relabel_live(en[5], False, "한국어", session)  # the switch, mid-run
-    ko = vw.live_redraw(*en[5], "ko", downloads=False)
-    assert _words_of(relabeled[0]) == _words_of(ko.loss) != _words_of(en[0])
+    assert "Training" in en[LV.status]
+    relabeled = LV.relabel(en[LV.last], False, "한국어", session)  # the switch, mid-run
+    ko = vw.live_redraw(*en[LV.last], "ko", downloads=False)
+    assert _words_of(relabeled[LV.loss]) == _words_of(ko.loss) != _words_of(en[LV.loss])
     same = lambda a, b: len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))  # noqa: E731
-    assert same(_numbers_of(relabeled[1]), _numbers_of(en[1])) and same(_numbers_of(relabeled[0]), _numbers_of(en[0]))
-    assert _words_of(relabeled[1]) == _words_of(ko.alignment)
-    assert "학습 중" in relabeled[2]
+    assert same(_numbers_of(relabeled[LV.alignment]), _numbers_of(en[LV.alignment]))
+    assert same(_numbers_of(relabeled[LV.loss]), _numbers_of(en[LV.loss]))
+    assert _words_of(relabeled[LV.alignment]) == _words_of(ko.alignment)
+    assert "학습 중" in relabeled[LV.status]
     after = next(g)  # the run's next record: in Korean now
-    assert "학습 중" in after[3] and _words_of(after[0]) == _words_of(ko.loss)
+    assert "학습 중" in after[LV.status] and _words_of(after[LV.loss]) == _words_of(ko.loss)
     g.close()
-    stopped = app._relabel_live(after[5], True, "English", session)
-    assert stopped[2] == i18n.t("live.stopped", "en") and same(_numbers_of(stopped[1]), _numbers_of(after[1]))
-    assert app._relabel_live(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
-    assert app._relabel_live(None, False, "English", None) == gr.skip()  # called without a request (Python)
+    stopped = LV.relabel(after[LV.last], True, "English", session)
+    assert stopped[LV.status] == i18n.t("live.stopped", "en")
+    assert same(_numbers_of(stopped[LV.alignment]), _numbers_of(after[LV.alignment]))
+    assert LV.relabel(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
+    assert LV.relabel(None, False, "English", None) == gr.skip()  # called without a request (Python)
     from dataclasses import replace
-    text, flag, files = app._ui_live_stop(after[5], "English")
-    assert (text, flag) == (i18n.t("live.stopped", "en"), True)
-    (path,) = files  # what it learned until Stop, as JSON: the very record on screen
+    out = LV.stop(after[LV.last], "English")
+    assert (out[LV.status], out[LV.stopped]) == (i18n.t("live.stopped", "en"), True)
+    (path,) = out[LV.files]  # what it learned until Stop, as JSON: the very record on screen
     kept = json.loads(Path(path).read_text(encoding="utf-8"))
-    assert kept["step"] == after[5][0].step and kept["losses"] == pytest.approx(after[5][0].losses)
+    assert kept["step"] == after[LV.last][0].step and kept["losses"] == pytest.approx(after[LV.last][0].losses)
     assert not kept["done"] and Path(path).name == "live-additive.json"
-    assert app._ui_live_stop(None, "English") == [i18n.t("live.stopped", "en"), True, gr.skip()]  # before a record
-    assert app._ui_live_stop((replace(after[5][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
+    # before a record: "Stopped." and the flag, the downloads left as they are
+    assert LV.stop(None, "English") == {LV.status: i18n.t("live.stopped", "en"), LV.stopped: True}
+    assert LV.stop((replace(after[LV.last][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
 
 
 def test_session_languages_are_capped_oldest_first(monkeypatch):
     from types import SimpleNamespace
-    monkeypatch.setattr(app, "_SESSION_LANG", app.collections.OrderedDict())
-    monkeypatch.setattr(app, "_MAX_SESSIONS", 3)
+    monkeypatch.setattr(live_tab, "_SESSION_LANG", collections.OrderedDict())
+    monkeypatch.setattr(live_tab, "_MAX_SESSIONS", 3)
     for i in range(5):
-        app._session_language(SimpleNamespace(session_hash=f"s{i}"), "한국어" if i % 2 else "English")
-    assert list(app._SESSION_LANG) == ["s2", "s3", "s4"] and app._SESSION_LANG["s3"] == "ko"
-    assert app._session_language(SimpleNamespace(session_hash="s0")) is None  # forgotten: the run's own language
-    assert app._session_language(None, "한국어") is None  # no request (a direct call): nothing kept
+        live_tab.session_language(SimpleNamespace(session_hash=f"s{i}"), "한국어" if i % 2 else "English")
+    assert list(live_tab._SESSION_LANG) == ["s2", "s3", "s4"] and live_tab._SESSION_LANG["s3"] == "ko"
+    assert live_tab.session_language(SimpleNamespace(session_hash="s0")) is None  # forgotten: the run's own language
+    assert live_tab.session_language(None, "한국어") is None  # no request (a direct call): nothing kept
 
 
 def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
     fns = list(app.demo.fns.values())
-    run = next(f for f in fns if f.name == "_ui_live")
+    run = next(f for f in fns if handler_name(f.fn) == "live.train")
     assert run.concurrency_limit == 1 and run.concurrency_id == "live-training"
     assert all(f.concurrency_id != "live-training" for f in fns if f is not run)
     assert any(run._id in f.cancels for f in fns)  # the Stop button
@@ -445,7 +469,7 @@ def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
 
 
 def test_friendly_generators_turn_errors_into_messages():
-    @app.friendly
+    @uc.friendly
     def gen(fail_with):
         yield 1
         raise fail_with
@@ -458,7 +482,7 @@ def test_friendly_generators_turn_errors_into_messages():
     next(g)
     with pytest.raises(gr.Error) as e:
         next(g)
-    assert e.value.message == app.GENERIC_ERROR
+    assert e.value.message == uc.GENERIC_ERROR
 
 
 # ----------------------------------------------------------------------------- language switch
@@ -484,7 +508,7 @@ def test_every_keyed_message_supplies_the_fields_of_its_strings():
     so that messages no test triggers are checked too."""
     import ast
     checked = 0
-    for path in sorted(Path(app.__file__).parent.glob("explorer/*.py")):
+    for path in sorted(Path(app.__file__).parent.glob("explorer/**/*.py")):  # explorer/views/ too
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("UserError", "Notice")
                     and len(node.args) > 1):
@@ -518,11 +542,11 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
     blocks = app.demo.blocks
     switch = next(b for b in blocks.values() if isinstance(b, gr.Radio) and b.label == i18n.SWITCH_LABEL)
     on_switch = [fn for fn in app.demo.fns.values() if (switch._id, "change") in fn.targets
-                 and getattr(fn.fn, "func", None) is not app.language_updates]  # not the labels-only update
+                 and getattr(fn.fn, "func", None) is not uc.language_updates]  # not the labels-only update
     redrawn = {b.label for fn in on_switch for b in fn.outputs if hasattr(b, "label")}
     for key in ("snap.heatmap", "snap.entropy", "len.figure", "len.table", "s2s.score"):
         assert i18n.t(key, "en") in redrawn, key
-    choices = app._seq2seq_choices(inf.registry(), "ko")
+    choices = s2s_views.seq2seq_choices(inf.registry(), "ko")
     assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
 
 
@@ -532,9 +556,9 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
 def test_a_links_lang_sets_the_switch_when_the_page_loads(query, want):
     """?lang=ko sets the switch (its change events relabel the page); anything else leaves the English page as is."""
     from types import SimpleNamespace
-    got = app.language_from_url(SimpleNamespace(query_params=query))
+    got = uc.language_from_url(SimpleNamespace(query_params=query))
     assert got == (want if want else gr.skip())
-    load = [fn for fn in app.demo.fns.values() if fn.fn is app.language_from_url]
+    load = [fn for fn in app.demo.fns.values() if fn.fn is uc.language_from_url]
     switch = next(b for b in app.demo.blocks.values() if isinstance(b, gr.Radio) and b.label == i18n.SWITCH_LABEL)
     assert len(load) == 1 and load[0].outputs == [switch] and (app.demo._id, "load") in load[0].targets
 
@@ -551,14 +575,14 @@ def test_sliders_start_at_the_shipped_models_depth():
 
 def test_language_switch_reaches_every_registered_component_in_korean():
     L = app.demo.localized
-    ups = app.language_updates(L, "한국어")
+    ups = uc.language_updates(L, "한국어")
     assert len(ups) == len(L.outputs)
     hangul = lambda s: any("\uac00" <= ch <= "\ud7a3" for ch in s)  # noqa: E731
     for (component, key, prop, fields), up in zip(L.items, ups):
         assert up[prop] == i18n.t(key, "ko", **fields), key
         if key not in ("tab.bert",):  # "BERT" is BERT in Korean too
             assert hangul(up[prop]), key
-    back = app.language_updates(L, "English")
+    back = uc.language_updates(L, "English")
     for (component, key, prop, fields), up in zip(L.items, back):
         assert up[prop] == getattr(component, prop) == i18n.t(key, "en", **fields), key  # the built English
     # every label, tab and button on the page is registered (the API's hidden group aside)
@@ -575,14 +599,14 @@ def test_language_switch_reaches_every_registered_component_in_korean():
 @needs
 def test_korean_examples_show_in_korean_mode():
     L = app.demo.localized
-    ups = app.language_updates(L, "한국어")[len(L.items):]
+    ups = uc.language_updates(L, "한국어")[len(L.items):]
     samples = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, ups)}
     assert all(up["label"] == "예시" for up in ups)
     headers = {view: up["headers"] for (_, view, *_), up in zip(L.example_sets, ups)}
     assert headers["transformer"] == ["문장", "모델"] and headers["contextual"][0] == "단어"
     assert samples["transformer"][0] == ["나는 학생 입니다", "transformer-ko-en"]
     assert samples["contextual"][0][0] == "배" and "배가 아파요." in samples["contextual"][0][1]
-    en = app.language_updates(L, "English")[len(L.items):]
+    en = uc.language_updates(L, "English")[len(L.items):]
     english = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, en)}
     assert english["transformer"][0] == ["I am a student.", "transformer-en-fr"]
 
@@ -618,11 +642,11 @@ def test_custom_bert_from_the_environment_joins_the_bert_views(hf_bert_folder, m
     dropdown = _registered(demo, "bert.model")[0]
     assert [v for _, v in dropdown.choices] == ["bert", "bert-custom"] and dropdown.visible
     text = "the cat sat on the [MASK] ."
-    v = app.bert_model_view("fill", "bert-custom", text, "", 3, 2, 4)
+    v = bert_views.bert_model_view("fill", "bert-custom", text, "", 3, 2, 4)
     r = inf.fill_mask(text, 3, name="bert-custom")
     assert list(v.masks["token"]) == [p.token for m in r.masks for p in m.predictions]
     np.testing.assert_array_equal(z(v.head), r.trace.enc_self[1, 3])
-    assert app.bert_model_view("fill", "bert", text).record.to_json() == inf.fill_mask(text, 5).to_json()
+    assert bert_views.bert_model_view("fill", "bert", text).record.to_json() == inf.fill_mask(text, 5).to_json()
     rollout = vw.rollout_view(text, "bert-custom")
     np.testing.assert_allclose(rollout.record.rollout[-1], lab.rollout(r.trace.enc_self))
     # no Hub box unless the operator allows it, and never a box for a local path
@@ -649,15 +673,15 @@ def test_hub_box_only_with_the_switch_and_loads_into_a_fresh_registry_dict(hf_be
     intro = next(c for c, k, *_ in demo.localized.items if k == "bert.hub_intro")
     assert "5 MB" in intro.value
     before = inf.registry().models
-    text, name = app.hub_bert_load("someone/tiny-bert", "en")
+    text, name = bert_views.hub_bert_load("someone/tiny-bert", "en")
     assert name == "hub:someone/tiny-bert" and asked == [("someone/tiny-bert", 5_000_000)]
     assert inf.registry().models is not before and "hub:someone/tiny-bert" not in before  # replaced, not mutated
-    assert app.hub_bert_load("someone/tiny-bert")[1] == name and len(asked) == 1  # loaded once
-    assert app.md(name) in text
-    r = app.bert_model_view("encode", name, "the cat sat .")
+    assert bert_views.hub_bert_load("someone/tiny-bert")[1] == name and len(asked) == 1  # loaded once
+    assert vw.md(name) in text
+    r = bert_views.bert_model_view("encode", name, "the cat sat .")
     assert r.record.tokens[0] == "[CLS]" and r.n_layers == 2 and r.n_heads == 4
-    with pytest.raises(gr.Error, match="model id"):
-        app.hub_bert_load("../../etc/passwd")
+    with pytest.raises(gr.Error, match="model id"):  # as the Hub box's handler shows it
+        uc.friendly(bert_views.hub_bert_load)("../../etc/passwd")
 
 
 @pytest.mark.parametrize("files, repo, key", [
@@ -679,7 +703,7 @@ def test_hub_errors_follow_the_language_switch(monkeypatch, files, repo, key):
                                                                                                sha="0" * 40)))
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", lambda *a, **k: pytest.fail("nothing may be fetched"))
     monkeypatch.setattr(inf, "_REGISTRY", inf.Registry())
-    _shown_in_both_languages(lambda lang: app.hub_bert_load(repo, lang), key)
+    _shown_in_both_languages(lambda lang: uc.friendly(bert_views.hub_bert_load)(repo, lang), key)
 
 
 # ----------------------------------------------------------------------------- the first three tabs in Korean
@@ -700,17 +724,17 @@ def test_figure_words_have_a_korean_copy_of_every_label():
 def test_first_three_tabs_speak_korean_with_the_same_numbers():
     """Korean mode changes the words (titles, axis labels, the step and NSP sentences), never a
     number: every heatmap and bar equals the English run's, and each Korean title holds Hangul."""
-    en, ko = (app.seq2seq_view(EN, "seq2seq-dot", 2, lang) for lang in ("English", "한국어"))
+    en, ko = (s2s_views.seq2seq_view(EN, "seq2seq-dot", 2, lang) for lang in ("English", "한국어"))
     assert _hangul(ko.step_text) and not _hangul(en.step_text) and "Step 2/" in en.step_text
     for f_en, f_ko in ((en.alignment, ko.alignment), (en.step_bars, ko.step_bars)):
         assert _hangul(f_ko.layout.title.text) and not _hangul(f_en.layout.title.text)
         value = lambda f: f.data[0].z if f.data[0].type == "heatmap" else f.data[0].y  # noqa: E731
         np.testing.assert_array_equal(np.asarray(value(f_en), dtype=float), np.asarray(value(f_ko), dtype=float))
     assert ko.step_bars.layout.yaxis.title.text == "어텐션 가중치"
-    none = app.seq2seq_view(EN, "seq2seq-none", 1, "ko")
+    none = s2s_views.seq2seq_view(EN, "seq2seq-none", 1, "ko")
     assert none.notice.startswith("**이 모델에는 어텐션이 없습니다.**") and _hangul(none.step_text)
 
-    v_en, v_ko = (app.transformer_view(EN, "transformer-en-fr", 1, 2, 3, lang) for lang in ("en", "ko"))
+    v_en, v_ko = (tr_views.transformer_view(EN, "transformer-en-fr", 1, 2, 3, lang) for lang in ("en", "ko"))
     assert list(v_ko.hypotheses.columns) == ["#", "번역", "로그 확률", "점수", "어텐션 표시"]
     np.testing.assert_array_equal(v_en.hypotheses.iloc[:, 2].to_numpy(), v_ko.hypotheses.iloc[:, 2].to_numpy())
     t_en, t_ko = v_en.heads, v_ko.heads
@@ -723,7 +747,7 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     assert [x.text for x in t_ko.dec_scores.layout.annotations] == ["점수 QKᵀ/√d_k (소프트맥스 전)", "소프트맥스 (어텐션 가중치)"]
     assert t_ko.enc_head.layout.xaxis.title.text == "키" and t_ko.enc_head.layout.yaxis.title.text == "쿼리"
 
-    b_en, b_ko = (app.bert_fill_view("the man went to the [MASK] .", "he bought a gallon of milk .", 5, 1, 1, lang)
+    b_en, b_ko = (bert_views.bert_fill_view("the man went to the [MASK] .", "he bought a gallon of milk .", 5, 1, 1, lang)
                   for lang in ("en", "ko"))
     assert "BERT thinks sentence B" in b_en.nsp_text and "BERT는 문장 B가" in b_ko.nsp_text
     assert f"{b_en.record.is_next:.4f}" in b_ko.nsp_text
@@ -734,33 +758,33 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     assert list(b_ko.tokens.columns) == ["위치", "토큰", "세그먼트"]
     np.testing.assert_array_equal(b_en.masks.to_numpy(), b_ko.masks.to_numpy())
     # the API keeps English
-    assert app.bert_overview(b_ko.record).layout.title.text.startswith("BERT: self-attention, layer ")
+    assert api_views.bert_overview(b_ko.record).layout.title.text.startswith("BERT: self-attention, layer ")
 
 
 @needs
 @pytest.mark.parametrize("call, key", [
-    (lambda lang: app._ui_seq2seq("", "seq2seq-dot", lang), "empty"),
-    (lambda lang: app._ui_seq2seq(7, "seq2seq-dot", lang), "not_text"),
-    (lambda lang: app._ui_transformer(EN, "nope", 1, 1, 1, lang), "unknown_model"),
-    (lambda lang: app._ui_transformer(EN, "transformer-en-fr", 99, 1, 1, lang), "range"),
-    (lambda lang: app._ui_transformer(EN, "transformer-en-fr", "two", 1, 1, lang), "whole"),
-    (lambda lang: app.bert_fill_view("no mask here", "", 5, 1, 1, lang), "no_mask"),
-    (lambda lang: app._ui_query_key(LONG, "bert", 99, 1, 0, lang), "range"),  # explorer/views.py
-    (lambda lang: app._ui_positional("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/lab.py
-    (lambda lang: app._ui_positional(16, 63, "", "transformer-en-fr", lang), "odd_d_model"),
-    (lambda lang: app._ui_contextual("bank", "I sat by the river.", "bert", lang), "word_not_found"),
-    (lambda lang: app._ui_contextual("zebra", "", "bert", lang), "need_sentences"),
-    (lambda lang: app._ui_contextual("bank", "a " * 600 + "bank", "bert", lang), "word_too_late"),
-    (lambda lang: app._ui_contextual("😀", "I like 😀 a lot.\nThe 😀 is here.", "bert", lang), "word_unknown"),
-    (lambda lang: app._ui_contextual("😀", "I like 😀 a lot.\nThe 😀 is here.", "transformer-ko-en", lang),
+    (lambda lang: TABS["seq2seq"].run("", "seq2seq-dot", lang), "empty"),
+    (lambda lang: TABS["seq2seq"].run(7, "seq2seq-dot", lang), "not_text"),
+    (lambda lang: TABS["transformer"].run(EN, "nope", 1, 1, 1, lang), "unknown_model"),
+    (lambda lang: TABS["transformer"].run(EN, "transformer-en-fr", 99, 1, 1, lang), "range"),
+    (lambda lang: TABS["transformer"].run(EN, "transformer-en-fr", "two", 1, 1, lang), "whole"),
+    (lambda lang: TABS["bert"].fill("bert", "no mask here", "", 5, 1, 1, lang), "no_mask"),
+    (lambda lang: TABS["query_key"].show(LONG, "bert", 99, 1, 0, lang), "range"),  # explorer/views.py
+    (lambda lang: TABS["positional"].show("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/lab.py
+    (lambda lang: TABS["positional"].show(16, 63, "", "transformer-en-fr", lang), "odd_d_model"),
+    (lambda lang: TABS["contextual"].show("bank", "I sat by the river.", "bert", lang), "word_not_found"),
+    (lambda lang: TABS["contextual"].show("zebra", "", "bert", lang), "need_sentences"),
+    (lambda lang: TABS["contextual"].show("bank", "a " * 600 + "bank", "bert", lang), "word_too_late"),
+    (lambda lang: TABS["contextual"].show("😀", "I like 😀 a lot.\nThe 😀 is here.", "bert", lang), "word_unknown"),
+    (lambda lang: TABS["contextual"].show("😀", "I like 😀 a lot.\nThe 😀 is here.", "transformer-ko-en", lang),
      "word_no_token"),
-    (lambda lang: app.bert_fill_view("a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
-    (lambda lang: next(app._ui_live(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/live.py
-    (lambda lang: next(app._ui_live(5, "general", "!!!", lang)), "probe_no_words"),
-    (lambda lang: next(app._ui_live(5, "general", "the " * 25, lang)), "probe_too_long"),
-    (lambda lang: next(app._ui_live(99999, "general", "the cat", lang)), "seconds_range"),
-    (lambda lang: next(app._ui_live("soon", "general", "the cat", lang)), "seconds_not_number"),
-    (lambda lang: next(app._ui_live(5, "cosine", "the cat", lang)), "unknown_score"),
+    (lambda lang: TABS["bert"].fill("bert", "a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
+    (lambda lang: next(TABS["live"].train(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/live.py
+    (lambda lang: next(TABS["live"].train(5, "general", "!!!", lang)), "probe_no_words"),
+    (lambda lang: next(TABS["live"].train(5, "general", "the " * 25, lang)), "probe_too_long"),
+    (lambda lang: next(TABS["live"].train(99999, "general", "the cat", lang)), "seconds_range"),
+    (lambda lang: next(TABS["live"].train("soon", "general", "the cat", lang)), "seconds_not_number"),
+    (lambda lang: next(TABS["live"].train(5, "cosine", "the cat", lang)), "unknown_score"),
 ])
 def test_errors_follow_the_language_switch(call, key):
     """Each keyed UserError reaches the screen in the switch's language; English is the message itself."""
@@ -780,10 +804,10 @@ def _shown_in_both_languages(call, key: str):
 
 @needs
 @pytest.mark.parametrize("call, keys", [
-    (lambda lang: app.transformer_view("word " * 500, "transformer-en-fr", 1, 1, 1, lang).notice,
+    (lambda lang: tr_views.transformer_view("word " * 500, "transformer-en-fr", 1, 1, 1, lang).notice,
      ["text_cut", "source_cut"]),
-    (lambda lang: app.seq2seq_view("the cat " * 80, "seq2seq-dot", 1, lang).notice, ["source_cut"]),
-    (lambda lang: app.bert_fill_view("I am a [MASK]. " + "so " * 600, "", 5, 1, 1, lang).notice, ["bert_cut"]),
+    (lambda lang: s2s_views.seq2seq_view("the cat " * 80, "seq2seq-dot", 1, lang).notice, ["source_cut"]),
+    (lambda lang: bert_views.bert_fill_view("I am a [MASK]. " + "so " * 600, "", 5, 1, 1, lang).notice, ["bert_cut"]),
     (lambda lang: vw.contextual_view("bank", "The bank by the bank.\nA bank.", "bert", lang).text, ["first_of"]),
     (lambda lang: vw.score_functions_view("the cat " * 80, lang).notice, ["source_cut"]),
 ])
@@ -803,7 +827,7 @@ def test_clicking_an_example_keeps_the_label_of_the_current_language():
     among them, or a click in Korean mode would put the English label back (the browser test
     clicks one)."""
     with gr.Blocks():
-        L = app.Localized()
+        L = uc.Localized()
         box = L(gr.Textbox, "common.sentence")
         ex = L.examples("transformer", [box], lambda r: r[:1])
     assert ex.input_component_props and all("label" not in p for p in ex.input_component_props)
@@ -897,7 +921,8 @@ def test_lab_and_live_figure_words_have_a_korean_copy_of_every_label():
 @needs
 def test_attention_over_training_hides_the_layer_slider_of_a_one_layer_model():
     """A one-layer seq2seq has no layer to choose: its slider is hidden (it read 1–2, greyed out)."""
-    one, deep = app._ui_snapshot_model("seq2seq-dot", "en")[2], app._ui_snapshot_model("transformer-en-fr", "en")[2]
+    SN = TABS["snapshots"]
+    one, deep = SN.pick_model("seq2seq-dot", "en")[SN.layer], SN.pick_model("transformer-en-fr", "en")[SN.layer]
     assert one.visible is False and deep.visible is True and deep.maximum == deep.value == 3
 
 
