@@ -1,0 +1,104 @@
+"""The "Inside a layer" tab's composition: one token through one Transformer, BERT or GPT layer
+(explorer.inside, Vaswani et al. 2017 sec. 3), as figures in the page's language, a summary and downloads."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from explorer import figures_inside as fi
+from explorer import i18n
+from explorer import inside
+from explorer.views import md, notices_md, write_downloads
+
+STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
+
+
+@dataclass(frozen=True)
+class InsideView:
+    summary: str  # markdown
+    stream: go.Figure  # the residual stream, vector by vector, in compute order
+    scores: go.Figure  # the chosen attention sublayer: every head's scores beside its softmax
+    qkv: go.Figure  # that sublayer's q and weights x V per head
+    heads: go.Figure  # each head's contribution |head_j W^O_j|
+    ffn: go.Figure  # the feed-forward's hidden layer
+    files: list[str]
+    record: inside.InsideResult
+    attention_parts: list[str]  # the attention sublayers' kinds, for a chooser (decoder: masked_self, cross)
+
+
+def _kind(kind: str, lang: str) -> str:
+    return i18n.t(f"il.kind_{kind}", lang)
+
+
+def stream_rows(r: inside.InsideResult, lang: str = "en") -> tuple[list[np.ndarray], list[str]]:
+    """The token's residual stream in the order the block computes it, with each row's name."""
+    t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
+    vecs, names = [r.x], [t("il.row_x")]
+    for s in r.steps:
+        what = _kind(s.kind, lang) if isinstance(s, inside.AttentionStep) else "FFN"
+        if r.pre_ln:
+            vecs.append(s.read), names.append(f"{what}: {t('il.row_ln')}")
+        vecs.append(s.out), names.append(t("il.row_out", kind=what) if isinstance(s, inside.AttentionStep)
+                                         else t("il.row_ffn_out"))
+        vecs.append(s.residual), names.append(f"{what}: {t('il.row_residual')}")
+        if not r.pre_ln:
+            vecs.append(s.result), names.append(f"{what}: {t('il.row_add_norm')}")
+    names[-1] += f" = {t('il.row_next')}"
+    if r.final is not None:
+        vecs.append(r.final), names.append(t("il.row_final"))
+    return vecs, names
+
+
+def inside_view(text: str, model: str, layer=1, token=0, stack: str = "encoder", target: str = "", part: int = 0,
+                lang: str = "en") -> InsideView:
+    """Run explorer.inside on `text` (layer is 1-based as on the page, token 0-based) and draw it."""
+    layer_i = int(layer or 1) - 1 if str(layer).strip() not in ("", "None") else 0
+    r = inside.inside_layer(model, text, layer=layer_i, token=token or 0, stack=stack or "encoder",
+                            target=target or None)
+    return inside_redraw(r, part, lang)
+
+
+def inside_redraw(r: inside.InsideResult, part: int = 0, lang: str = "en") -> InsideView:
+    """Figures and text of a record (no model call), the attention sublayer `part` (0: the first) shown."""
+    lang = i18n.lang_code(lang)
+    t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
+    atts = [s for s in r.steps if isinstance(s, inside.AttentionStep)]
+    a = atts[min(max(int(part or 0), 0), len(atts) - 1)]
+    ffn = next(s for s in r.steps if isinstance(s, inside.FFNStep))
+    token = r.tokens[r.token_index]
+    kind = _kind(a.kind, lang)
+    vecs, names = stream_rows(r, lang)
+    stream = fi.vector_rows(vecs, names, t("il.fig_stream", token=token, l=r.layer + 1), t("il.dimension"),
+                            t("il.norm"))
+    heads = [t("il.head", h=h + 1) for h in range(r.n_heads)]
+    scores = fi.head_rows(a.scores, a.probs, a.key_tokens, heads, t("il.fig_scores", kind=kind, token=token),
+                          t("il.scores"), t("il.softmax"), t("il.key"))
+    qkv = fi.vector_rows(list(a.q) + list(a.head_out),
+                         [t("il.row_q", h=h + 1) for h in range(r.n_heads)]
+                         + [t("il.row_head_out", h=h + 1) for h in range(r.n_heads)],
+                         t("il.fig_qkv", kind=kind, token=token, h=r.n_heads, d_k=r.d_k), t("il.dimension"),
+                         t("il.norm"))
+    contrib = fi.bars(a.head_norm, heads, t("il.fig_heads", kind=kind), t("il.norm"), digits=2)
+    act = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)"}.get(ffn.activation, ffn.activation)
+    ffn_fig = fi.vector_rows([ffn.hidden_pre, ffn.hidden], [t("il.row_hidden_pre"), t("il.row_hidden", act=act)],
+                             t("il.fig_ffn", token=token, act=act, d_ff=r.d_ff), t("il.dimension"), t("il.norm"))
+    chain = ["x"]
+    for s in r.steps:
+        what = _kind(s.kind, lang) if isinstance(s, inside.AttentionStep) else "FFN"
+        chain += ["LayerNorm", what, "+ x"] if r.pre_ln else [what, "Add & Norm"]
+    order = t("il.order_pre" if r.pre_ln else "il.order_post", chain=" → ".join(chain))
+    summary = t("il.summary", model=md(r.model), stack=t(STACK_KEYS[r.stack]), l=r.layer + 1, n=r.n_layers,
+                token=md(token), i=r.token_index, d=r.d_model, h=r.n_heads, d_k=r.d_k, d_ff=r.d_ff, order=order,
+                nx=float(np.linalg.norm(r.x)), nn=float(np.linalg.norm(r.next_input)))
+    if a.qk_norm:
+        summary += t("il.qk_norm")
+    tables = {f"{a.kind}-scores": pd.DataFrame(a.scores, index=pd.Index(heads, name="head"), columns=a.key_tokens),
+              f"{a.kind}-softmax": pd.DataFrame(a.probs, index=pd.Index(heads, name="head"), columns=a.key_tokens),
+              "stream": pd.DataFrame(np.stack(vecs), index=pd.Index(names, name="vector"))}
+    figs = {"stream": stream, "scores": scores, "qkv": qkv, "heads": contrib, "ffn": ffn_fig}
+    files = write_downloads(f"{r.model}-L{r.layer + 1}-{r.stack}-inside", r, tables, figs, lang)
+    return InsideView(notices_md(r.notices, [summary], lang), stream, scores, qkv, contrib, ffn_fig, files, r,
+                      [s.kind for s in atts])
