@@ -146,9 +146,11 @@ def _decode(tok, ids: list[int]) -> str:
 @torch.inference_mode()
 def generate_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0, seed=0,
                     greedy=False, alternatives=10, name: str = DEFAULT_MODEL,
-                    reg: Registry | None = None, use_cache: bool = True) -> Iterator[GenerationResult]:
+                    reg: Registry | None = None, use_cache: bool = True,
+                    stop_at_end: bool = True) -> Iterator[GenerationResult]:
     """Yields the record after each new token (trace None, stopped ""), then the finished record with its
-    attention. use_cache=False recomputes the whole prefix every step (bench/generate.py compares)."""
+    attention. use_cache=False recomputes the whole prefix every step, stop_at_end=False reads on past
+    [SEP] (bench/generate.py times exactly max_new_tokens both ways)."""
     ckpt = (reg or registry()).get(name, "gpt")
     s = check_settings(temperature, top_k, top_p, seed, greedy, max_new_tokens, alternatives)
     text, ids, notices = encode_prompt(ckpt, prompt)
@@ -185,7 +187,7 @@ def generate_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, to
                            for q, j in zip(top_p_.tolist(), top_i.tolist())],
                           round(float(-(p * p.clamp_min(1e-30).log()).sum()), 4)))
         ids.append(nxt)
-        if nxt == sep:
+        if nxt == sep and stop_at_end:
             stopped = "end_of_text"
             break
         if len(steps) == n_new:
@@ -209,3 +211,48 @@ def generate(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0
                                name, reg):
         pass
     return out
+
+
+# ----------------------------------------------------------------------------- BERT and GPT on the same tokens
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """One text through BERT (reads both ways) and the GPT (reads left to right), on the same WordPiece tokens."""
+    tokens: list[str]  # [CLS] text [SEP]: both models' input
+    bert: Trace  # enc_self [L, H, T, T]: every token may attend to every token
+    gpt: Trace  # dec_self, dec_self_scores [L, H, T, T]: token i may attend to tokens 0..i
+    bert_model: str
+    gpt_model: str
+    notices: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        b, g = self.bert.to_json(), self.gpt.to_json()
+        return {"tokens": self.tokens, "bert_model": self.bert_model, "gpt_model": self.gpt_model,
+                "attention": {"bert_enc_self": b["enc_self"], "gpt_dec_self": g["dec_self"],
+                              "gpt_dec_self_scores": g["dec_self_scores"]}, "notices": list(self.notices)}
+
+
+@torch.inference_mode()
+def side_by_side(text: str, bert: str = "bert", gpt: str = DEFAULT_MODEL, reg: Registry | None = None) -> SideBySide:
+    """BERT's self-attention and the GPT's causal self-attention over the same tokens, [CLS] text [SEP] (what BERT
+    reads; the GPT was trained on texts framed the same way). A text longer than the GPT's context is cut to it."""
+    from explorer.inference import encode_bert
+    reg = reg or registry()
+    g = reg.get(gpt, "gpt")
+    b = encode_bert(text, name=bert, reg=reg)
+    tok = g.tokenizer
+    ids = [tok.token_to_id(t) for t in b.tokens]
+    notices = list(b.notices)
+    if None in ids:  # a BERT with another vocabulary (one brought from the Hub)
+        raise UserError(f"Model '{bert}' reads other tokens than '{gpt}': choose the shipped BERT.", "gpt_vocab",
+                        bert=bert, gpt=gpt)
+    if len(ids) > g.config.max_len:
+        keep = g.config.max_len - 2
+        notices.append(Notice(f"Text cut to its first {keep} tokens, the GPT's context.", "gpt_side_cut", keep=keep))
+        b = encode_bert(tok.decode(ids[1:1 + keep]), name=bert, reg=reg)
+        ids = [tok.token_to_id(t) for t in b.tokens][: g.config.max_len]
+    trace = g.model(torch.tensor([ids]), need_weights=True).trace
+    tokens = _pieces(tok, ids)
+    return SideBySide(tokens, Trace(enc_self=b.trace.enc_self[..., : len(tokens), : len(tokens)]),
+                      trace.example(0, (), tokens), bert, gpt, notices)
