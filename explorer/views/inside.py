@@ -20,13 +20,18 @@ STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
 class InsideView:
     summary: str  # markdown
     stream: go.Figure  # the residual stream, vector by vector, in compute order
-    scores: go.Figure  # the chosen attention sublayer: every head's scores beside its softmax
-    qkv: go.Figure  # that sublayer's q and weights x V per head
-    heads: go.Figure  # each head's contribution |head_j W^O_j|
+    attention: list[AttentionFigures]  # one per attention sublayer (a decoder layer: masked self, then cross)
     ffn: go.Figure  # the feed-forward's hidden layer
     files: list[str]
     record: inside.InsideResult
-    attention_parts: list[str]  # the attention sublayers' kinds, for a chooser (decoder: masked_self, cross)
+
+
+@dataclass(frozen=True)
+class AttentionFigures:
+    kind: str  # self, masked_self or cross
+    scores: go.Figure  # every head's scores beside its softmax
+    qkv: go.Figure  # q and weights x V per head
+    heads: go.Figure  # each head's contribution |head_j W^O_j|
 
 
 def _kind(kind: str, lang: str) -> str:
@@ -52,36 +57,47 @@ def stream_rows(r: inside.InsideResult, lang: str = "en") -> tuple[list[np.ndarr
     return vecs, names
 
 
-def inside_view(text: str, model: str, layer=1, token=0, stack: str = "encoder", target: str = "", part: int = 0,
+def token_choices(r: inside.InsideResult) -> list[tuple[str, int]]:
+    """(label, position) of the tokens the layer runs over, for a chooser."""
+    return [(f"{i}: {tok}", i) for i, tok in enumerate(r.tokens)]
+
+
+def inside_view(text: str, model: str, layer=1, token=0, stack: str = "encoder", target: str = "",
                 lang: str = "en") -> InsideView:
     """Run explorer.inside on `text` (layer is 1-based as on the page, token 0-based) and draw it."""
     layer_i = int(layer or 1) - 1 if str(layer).strip() not in ("", "None") else 0
     r = inside.inside_layer(model, text, layer=layer_i, token=token or 0, stack=stack or "encoder",
                             target=target or None)
-    return inside_redraw(r, part, lang)
+    return inside_redraw(r, lang)
 
 
-def inside_redraw(r: inside.InsideResult, part: int = 0, lang: str = "en") -> InsideView:
-    """Figures and text of a record (no model call), the attention sublayer `part` (0: the first) shown."""
+def inside_redraw(r: inside.InsideResult, lang: str = "en") -> InsideView:
+    """Figures and text of a record (no model call)."""
     lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     atts = [s for s in r.steps if isinstance(s, inside.AttentionStep)]
-    a = atts[min(max(int(part or 0), 0), len(atts) - 1)]
     ffn = next(s for s in r.steps if isinstance(s, inside.FFNStep))
     token = r.tokens[r.token_index]
-    kind = _kind(a.kind, lang)
     vecs, names = stream_rows(r, lang)
     stream = fi.vector_rows(vecs, names, t("il.fig_stream", token=token, l=r.layer + 1), t("il.dimension"),
                             t("il.norm"))
     heads = [t("il.head", h=h + 1) for h in range(r.n_heads)]
-    scores = fi.head_rows(a.scores, a.probs, a.key_tokens, heads, t("il.fig_scores", kind=kind, token=token),
-                          t("il.scores"), t("il.softmax"), t("il.key"))
-    qkv = fi.vector_rows(list(a.q) + list(a.head_out),
-                         [t("il.row_q", h=h + 1) for h in range(r.n_heads)]
-                         + [t("il.row_head_out", h=h + 1) for h in range(r.n_heads)],
-                         t("il.fig_qkv", kind=kind, token=token, h=r.n_heads, d_k=r.d_k), t("il.dimension"),
-                         t("il.norm"))
-    contrib = fi.bars(a.head_norm, heads, t("il.fig_heads", kind=kind), t("il.norm"), digits=2)
+    figs, tables, parts = {}, {}, []
+    for a in atts:
+        kind = _kind(a.kind, lang)
+        part = AttentionFigures(
+            a.kind,
+            fi.head_rows(a.scores, a.probs, a.key_tokens, heads, t("il.fig_scores", kind=kind, token=token),
+                         t("il.scores"), t("il.softmax"), t("il.key")),
+            fi.vector_rows(list(a.q) + list(a.head_out), [t("il.row_q", h=h + 1) for h in range(r.n_heads)]
+                           + [t("il.row_head_out", h=h + 1) for h in range(r.n_heads)],
+                           t("il.fig_qkv", kind=kind, token=token, h=r.n_heads, d_k=r.d_k), t("il.dimension"),
+                           t("il.norm")),
+            fi.bars(a.head_norm, heads, t("il.fig_heads", kind=kind), t("il.norm"), digits=2))
+        parts.append(part)
+        figs.update({f"{a.kind}-scores": part.scores, f"{a.kind}-qkv": part.qkv, f"{a.kind}-heads": part.heads})
+        tables[f"{a.kind}-scores"] = pd.DataFrame(a.scores, index=pd.Index(heads, name="head"), columns=a.key_tokens)
+        tables[f"{a.kind}-softmax"] = pd.DataFrame(a.probs, index=pd.Index(heads, name="head"), columns=a.key_tokens)
     act = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)"}.get(ffn.activation, ffn.activation)
     ffn_fig = fi.vector_rows([ffn.hidden_pre, ffn.hidden], [t("il.row_hidden_pre"), t("il.row_hidden", act=act)],
                              t("il.fig_ffn", token=token, act=act, d_ff=r.d_ff), t("il.dimension"), t("il.norm"))
@@ -93,12 +109,9 @@ def inside_redraw(r: inside.InsideResult, part: int = 0, lang: str = "en") -> In
     summary = t("il.summary", model=md(r.model), stack=t(STACK_KEYS[r.stack]), l=r.layer + 1, n=r.n_layers,
                 token=md(token), i=r.token_index, d=r.d_model, h=r.n_heads, d_k=r.d_k, d_ff=r.d_ff, order=order,
                 nx=float(np.linalg.norm(r.x)), nn=float(np.linalg.norm(r.next_input)))
-    if a.qk_norm:
+    if any(a.qk_norm for a in atts):
         summary += t("il.qk_norm")
-    tables = {f"{a.kind}-scores": pd.DataFrame(a.scores, index=pd.Index(heads, name="head"), columns=a.key_tokens),
-              f"{a.kind}-softmax": pd.DataFrame(a.probs, index=pd.Index(heads, name="head"), columns=a.key_tokens),
-              "stream": pd.DataFrame(np.stack(vecs), index=pd.Index(names, name="vector"))}
-    figs = {"stream": stream, "scores": scores, "qkv": qkv, "heads": contrib, "ffn": ffn_fig}
+    tables["stream"] = pd.DataFrame(np.stack(vecs), index=pd.Index(names, name="vector"))
+    figs.update({"stream": stream, "ffn": ffn_fig})
     files = write_downloads(f"{r.model}-L{r.layer + 1}-{r.stack}-inside", r, tables, figs, lang)
-    return InsideView(notices_md(r.notices, [summary], lang), stream, scores, qkv, contrib, ffn_fig, files, r,
-                      [s.kind for s in atts])
+    return InsideView(notices_md(r.notices, [summary], lang), stream, parts, ffn_fig, files, r)

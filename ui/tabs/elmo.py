@@ -1,0 +1,44 @@
+"""ELMo: mixing layers. ELMo_k = gamma sum_j s_j h_k,j on this repo's encoders, and the cosine between two senses
+of a word as the mix changes (explorer.views.elmo)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from explorer import lab
+from explorer.views import elmo as views
+from ui.components import DROPDOWN_MIN_PX, downloads, friendly, keeping_args, run_again
+
+TITLE = "tab.elmo"
+
+
+class Tab:
+    def __init__(self, page):
+        L, reg = page.L, page.reg
+        L(gr.Markdown, "el.intro")
+        with gr.Row():
+            self.word = L(gr.Textbox, "el.word", "bank", max_lines=1)
+            self.model = L(gr.Dropdown, "el.model", ["auto"] + reg.names("bert") + reg.names("transformer"),
+                           value="auto", min_width=DROPDOWN_MIN_PX)
+        self.sentences = L(gr.Textbox, "el.sentences", "\n".join(lab.EXAMPLES["bank"][1][:2]), lines=3, max_lines=8)
+        with gr.Row():
+            self.weights = L(gr.Textbox, "el.weights", "", max_lines=1)
+            self.gamma = L(gr.Number, "el.gamma", value=1.0, minimum=0.01)
+            self.normalize = L(gr.Checkbox, "el.normalize", value=True)
+        self.run_btn = L(gr.Button, "el.run", variant="primary")
+        self.summary = gr.Markdown()
+        self.figure = L(gr.Plot, "el.plot")
+        self.table = L.table("el.table", views.LAYER_COLUMNS)
+        self.files = downloads(L)
+        self.last = gr.State(None)
+        inputs = [self.word, self.sentences, self.weights, self.gamma, self.normalize, self.model, page.lang]
+        out = [self.summary, self.figure, self.table, self.files]
+        gr.on([self.run_btn.click, self.word.submit, self.weights.submit], keeping_args(self.show, self.last), inputs,
+              out + [self.last], concurrency_id="models", api_visibility="private")
+        self.relabel = run_again(self.show)
+        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+
+    @friendly
+    def show(self, word, sentences, weights, gamma, normalize, model, lang="en"):
+        v = views.elmo_view(word, sentences, weights, 1.0 if gamma is None else gamma, bool(normalize),
+                            None if model in (None, "", "auto") else model, lang)
+        return {self.summary: v.summary, self.figure: v.figure, self.table: v.table, self.files: v.files}
