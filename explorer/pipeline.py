@@ -48,7 +48,7 @@ def task_name(task: str) -> str:
 # ----------------------------------------------------------------------------- loading
 
 _LOCK = threading.Lock()
-_TASKS: dict[tuple, tuple[TaskModel, dict]] = {}
+_TASKS: dict[tuple, tuple] = {}  # (base id, folder) -> (task model, metrics, the base it wraps)
 
 
 def load(task: str, reg: Registry | None = None, folder: Path | None = None):
@@ -59,16 +59,16 @@ def load(task: str, reg: Registry | None = None, folder: Path | None = None):
     folder = Path(folder or FINETUNE) / task
     key = (id(base.model), str(folder))
     with _LOCK:
-        if key not in _TASKS:
+        if key not in _TASKS or _TASKS[key][2] is not base.model:  # an id can be reused once a model is freed
             if not folder.is_dir():
                 raise UserError(f"The {task} model is not installed ({folder} is missing).", "task_missing",
                                 task=task)
             try:
-                _TASKS[key] = load_task(folder, base.model)
+                _TASKS[key] = (*load_task(folder, base.model), base.model)
             except CheckpointError as e:
                 raise UserError(f"The {task} model could not be loaded: {e}", "not_loaded", name=task,
                                 error=str(e)) from None
-    model, metrics = _TASKS[key]
+    model, metrics, _ = _TASKS[key]
     return model, metrics, base
 
 
