@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 
 from conftest import drawn_json
 from explorer import inference as inf
+from explorer import views as vw
 from explorer.cli import main as cli_main
+from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views
 from explorer.inference import BertResult, TranslationResult, UserError
 
 NEEDED = ("seq2seq-dot", "transformer-en-fr", "bert")
@@ -402,10 +404,14 @@ def test_cli_batch_file_of_hostile_lines(capsys, tmp_path):
 @pytest.fixture(scope="module")
 def app():
     """app.py builds its demo (and loads every model) at import, so import it once, lazily,
-    so that the tests above still run (and this fixture errors loudly) while app.py is broken."""
+    so that the tests above still run (and this fixture errors loudly) while app.py is broken.
+    What the tests call: the API endpoints (`api`), the shared pieces (`uc`) and the tabs' handlers."""
+    from types import SimpleNamespace
     pytest.importorskip("gradio")
     import app
-    return app
+    from ui import api
+    from ui import components as uc
+    return SimpleNamespace(api=api, uc=uc, tabs=app.demo.tabs)
 
 
 _TAG = re.compile(r"<\s*/?\s*([a-zA-Z][a-zA-Z0-9]*)")
@@ -446,16 +452,18 @@ def check_figure(fig):
 MARKDOWN_FIELDS = {"notice", "step_text", "nsp_text"}  # the views' fields shown by gr.Markdown
 
 
-def check_outputs(out, markdown_at=()):
-    """Walk whatever a handler returned (an API tuple, an event's list of values, or a view
+def check_outputs(out):
+    """Walk whatever a handler returned (an API tuple, an event's values by component, or a view
     dataclass) and check each part by kind: figures and markdown escaped, JSON strict UTF-8
-    data, downloads free of payloads. `markdown_at`: the positions of a list's markdown."""
+    data, downloads free of payloads."""
+    import gradio as gr
     import plotly.graph_objects as go
     from gradio.components.plot import PlotData
     if isinstance(out, tuple):  # an API endpoint's outputs
         parts = [(None, p) for p in out]
-    elif isinstance(out, list):  # an event's outputs; a dict there is gr.State (server-side, never sent)
-        parts = [("notice" if i in markdown_at else None, p) for i, p in enumerate(out) if not isinstance(p, dict)]
+    elif isinstance(out, dict):  # an event's outputs; a dict in a gr.State is server-side, never sent
+        parts = [("notice" if isinstance(c, gr.Markdown) else None, p) for c, p in out.items()
+                 if not (isinstance(c, gr.State) and isinstance(p, dict))]
     else:
         parts = [(f, getattr(out, f)) for f in out.__dataclass_fields__]
     for name, p in parts:
@@ -476,36 +484,39 @@ def check_outputs(out, markdown_at=()):
             check_outputs(p)  # nested view (TransformerHeads)
 
 
-def call_handler(app, fn, *args, markdown_at=()):
-    """Result, or the gr.Error's message; any other failure fails the test."""
+def call_handler(app, fn, *args):
+    """Result, or the gr.Error's message; any other failure fails the test. A gradio-free view
+    (explorer/views/) is called as the tabs call it, inside the error wrapper."""
     import gradio as gr
+    if not getattr(fn, "friendly", False):
+        fn = app.uc.friendly(fn)
     t0 = time.perf_counter()
     try:
         out = fn(*args)
     except gr.Error as e:
         msg = str(e.message)
-        assert msg != app.GENERIC_ERROR, f"{fn.__name__} hit an unexpected exception (see the log)"
+        assert msg != app.uc.GENERIC_ERROR, f"{fn.__name__} hit an unexpected exception (see the log)"
         assert "Traceback" not in msg and not _TAG.search(msg), msg
         msg.encode("utf-8")
         return None, msg
     assert time.perf_counter() - t0 < TIME_LIMIT_S
-    check_outputs(out, markdown_at)
+    check_outputs(out)
     return out, None
 
 
 APP_API = {
-    "translate_api transformer": lambda app, t: (app.translate_api, t, "transformer-en-fr", 1),
-    "translate_api seq2seq": lambda app, t: (app.translate_api, t, "seq2seq-additive", 1),
-    "fill_mask_api": lambda app, t: (app.fill_mask_api, masked(t), 5),
-    "nsp_api A": lambda app, t: (app.nsp_api, t, "he bought a gallon of milk ."),
-    "nsp_api B": lambda app, t: (app.nsp_api, "the man went to the store .", t),
+    "translate_api transformer": lambda app, t: (app.api.translate_api, t, "transformer-en-fr", 1),
+    "translate_api seq2seq": lambda app, t: (app.api.translate_api, t, "seq2seq-additive", 1),
+    "fill_mask_api": lambda app, t: (app.api.fill_mask_api, masked(t), 5),
+    "nsp_api A": lambda app, t: (app.api.nsp_api, t, "he bought a gallon of milk ."),
+    "nsp_api B": lambda app, t: (app.api.nsp_api, "the man went to the store .", t),
 }
 APP_VIEWS = {  # the UI's handlers: slower (figures + downloads), so fewer cases
-    "seq2seq_view": lambda app, t: (app.seq2seq_view, t, "seq2seq-dot", 2),
-    "transformer_view": lambda app, t: (app.transformer_view, t, "transformer-en-fr", 1, 2, 2),
-    "bert_fill_view": lambda app, t: (app.bert_fill_view, masked(t), t, 5, 1, 1),
-    "bert_model_view nsp": lambda app, t: (app.bert_model_view, "nsp", "bert", t, t, 5, 1, 1),
-    "bert_model_view encode": lambda app, t: (app.bert_model_view, "encode", "bert", t, "", 5, 1, 1),
+    "seq2seq_view": lambda app, t: (s2s_views.seq2seq_view, t, "seq2seq-dot", 2),
+    "transformer_view": lambda app, t: (tr_views.transformer_view, t, "transformer-en-fr", 1, 2, 2),
+    "bert_fill_view": lambda app, t: (bert_views.bert_fill_view, masked(t), t, 5, 1, 1),
+    "bert_model_view nsp": lambda app, t: (bert_views.bert_model_view, "nsp", "bert", t, t, 5, 1, 1),
+    "bert_model_view encode": lambda app, t: (bert_views.bert_model_view, "encode", "bert", t, "", 5, 1, 1),
 }
 VIEW_CASES = ("empty", "control and nul", "lone surrogate", "xss script", "10,000 chars")
 
@@ -536,14 +547,14 @@ def test_app_view_handlers(app, entry, case):
 
 # the analysis tabs' handlers that take user text: (handler, args) and where their markdown is
 APP_ANALYSIS = {
-    "bert_model_view fill": lambda app, t: ((app.bert_model_view, "fill", "bert", masked(t), "", 5, 1, 1), ()),
-    "bert_model_view nsp": lambda app, t: ((app.bert_model_view, "nsp", "bert", t, t, 5, 1, 1), ()),
-    "_ui_scores": lambda app, t: ((app._ui_scores, t, "en"), (2,)),
-    "_ui_beam": lambda app, t: ((app._ui_beam, t, "transformer-en-fr", 3), (6,)),
-    "_ui_rollout": lambda app, t: ((app._ui_rollout, t, "bert", 1), ()),
-    "_ui_query_key": lambda app, t: ((app._ui_query_key, t, "bert", 1, 1, 0, "en"), (2,)),
-    "_ui_contextual": lambda app, t: ((app._ui_contextual, "bank", "the bank.\n" + t, "bert", "en"), (2,)),
-    "_ui_positional": lambda app, t: ((app._ui_positional, 64, 128, t, "transformer-en-fr", "en"), (2,)),
+    "bert_model_view fill": lambda app, t: (bert_views.bert_model_view, "fill", "bert", masked(t), "", 5, 1, 1),
+    "bert_model_view nsp": lambda app, t: (bert_views.bert_model_view, "nsp", "bert", t, t, 5, 1, 1),
+    "scores": lambda app, t: (app.tabs["scores"].show, t, "en"),
+    "beam": lambda app, t: (app.tabs["beam"].run, t, "transformer-en-fr", 3),
+    "rollout": lambda app, t: (app.tabs["rollout"].run, t, "bert", 1),
+    "query_key": lambda app, t: (app.tabs["query_key"].show, t, "bert", 1, 1, 0, "en"),
+    "contextual": lambda app, t: (app.tabs["contextual"].show, "bank", "the bank.\n" + t, "bert", "en"),
+    "positional": lambda app, t: (app.tabs["positional"].show, 64, 128, t, "transformer-en-fr", "en"),
 }
 ANALYSIS_CASES = ("empty", "lone surrogate", "xss script", "10,000 chars")
 
@@ -553,39 +564,39 @@ ANALYSIS_CASES = ("empty", "lone surrogate", "xss script", "10,000 chars")
 def test_app_analysis_handlers(app, entry, case):
     """Only a clear gr.Error (never the generic one) or escaped output; an empty text may be
     fine where the view has a default (e.g. the positional table without a sentence)."""
-    (fn, *args), markdown_at = APP_ANALYSIS[entry](app, ALL[case])
-    out, err = call_handler(app, fn, *args, markdown_at=markdown_at)
-    if case not in EMPTY and entry != "_ui_contextual":
+    fn, *args = APP_ANALYSIS[entry](app, ALL[case])
+    out, err = call_handler(app, fn, *args)
+    if case not in EMPTY and entry != "contextual":
         assert err is None, err
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda app: app.translate_api("Hello.", XSS_SCRIPT, 1), "Unknown model"),
-    (lambda app: app.translate_api("Hello.", "\ud800" + XSS_IMG, 1), "Unknown model"),
-    (lambda app: app.translate_api("Hello.", "transformer-en-fr", 0), "Beam size"),
-    (lambda app: app.translate_api("Hello.", "transformer-en-fr", 10**6), "Beam size"),
-    (lambda app: app.fill_mask_api("no mask here", 5), "[MASK]"),
-    (lambda app: app.fill_mask_api("a [MASK] .", 0), "top-k"),
-    (lambda app: app.fill_mask_api("a [MASK] .", -1), "top-k"),
-    (lambda app: app.fill_mask_api("a [MASK] .", 10**6), "top-k"),
-    (lambda app: app.fill_mask_api("a [MASK] .", None), "top-k"),
-    (lambda app: app.nsp_api("the man went to the store .", ""), "second sentence"),
-    (lambda app: app.nsp_api("the man went to the store .", None), "second sentence"),
-    (lambda app: app.bert_fill_view("a [MASK] .", "", 10**6), "top-k"),
-    (lambda app: app.seq2seq_view("Hello.", "no-such-model"), "Unknown model"),
+    (lambda app: app.api.translate_api("Hello.", XSS_SCRIPT, 1), "Unknown model"),
+    (lambda app: app.api.translate_api("Hello.", "\ud800" + XSS_IMG, 1), "Unknown model"),
+    (lambda app: app.api.translate_api("Hello.", "transformer-en-fr", 0), "Beam size"),
+    (lambda app: app.api.translate_api("Hello.", "transformer-en-fr", 10**6), "Beam size"),
+    (lambda app: app.api.fill_mask_api("no mask here", 5), "[MASK]"),
+    (lambda app: app.api.fill_mask_api("a [MASK] .", 0), "top-k"),
+    (lambda app: app.api.fill_mask_api("a [MASK] .", -1), "top-k"),
+    (lambda app: app.api.fill_mask_api("a [MASK] .", 10**6), "top-k"),
+    (lambda app: app.api.fill_mask_api("a [MASK] .", None), "top-k"),
+    (lambda app: app.api.nsp_api("the man went to the store .", ""), "second sentence"),
+    (lambda app: app.api.nsp_api("the man went to the store .", None), "second sentence"),
+    (lambda app: app.tabs["bert"].fill("bert", "a [MASK] .", "", 10**6, 1, 1), "top-k"),
+    (lambda app: app.tabs["seq2seq"].run("Hello.", "no-such-model"), "Unknown model"),
 ])
 def test_app_user_errors_are_clear_gr_errors(app, call, message):
     import gradio as gr
     with pytest.raises(gr.Error) as e:
         call(app)
     msg = str(e.value.message)
-    assert message in html.unescape(msg) and msg != app.GENERIC_ERROR
+    assert message in html.unescape(msg) and msg != app.uc.GENERIC_ERROR
     assert "<script" not in msg and "<img" not in msg
     msg.encode("utf-8")
 
 
 def test_app_fill_mask_thirty_and_lower_case_masks(app):
-    topk, grid, rec = app.fill_mask_api(" ".join(["[mask]"] * 30), 2)
+    topk, grid, rec = app.api.fill_mask_api(" ".join(["[mask]"] * 30), 2)
     assert len(rec["masks"]) == 30 and len(topk.data) >= 1
     check_figure(topk)
     check_figure(grid)
@@ -593,7 +604,7 @@ def test_app_fill_mask_thirty_and_lower_case_masks(app):
 
 def test_app_html_payloads_stay_data_in_json(app):
     """The API JSON carries user text as plain data (not HTML-escaped twice, not markup)."""
-    _, _, rec = app.nsp_api(XSS_IMG, XSS_SCRIPT)
+    _, _, rec = app.api.nsp_api(XSS_IMG, XSS_SCRIPT)
     assert rec == inf.nsp(XSS_IMG, XSS_SCRIPT).to_json()
     assert "<" in rec["tokens"] and "&lt;" not in json.dumps(rec)
 
@@ -610,23 +621,23 @@ def test_app_renderers_escape_tokens_verbatim(app):
     t = inf.translate("transformer-en-fr", "I am a student.")
     t = replace(t, source_tokens=_hostile_tokens(t.source_tokens), target_tokens=_hostile_tokens(t.target_tokens),
                 decoder_input_tokens=_hostile_tokens(t.decoder_input_tokens), notices=[XSS_SCRIPT, XSS_IMG])
-    out, err = call_handler(app, app.transformer_heads, t, 1, 1)
+    out, err = call_handler(app, tr_views.transformer_heads, t, 1, 1)
     assert err is None
     tick = out.cross_head.layout.xaxis.ticktext
     assert html.escape(XSS_IMG, quote=False) in tick and XSS_IMG not in tick
-    check_markdown(app.notices_md(t.notices))
+    check_markdown(vw.notices_md(t.notices))
 
     s = inf.translate("seq2seq-dot", "I am a student.")
     s = replace(s, source_tokens=_hostile_tokens(s.source_tokens), target_tokens=_hostile_tokens(s.target_tokens),
                 decoder_input_tokens=_hostile_tokens(s.decoder_input_tokens))
     for step in range(1, len(s.target_tokens) + 1):
-        out, err = call_handler(app, app.seq2seq_step, s, step)
+        out, err = call_handler(app, s2s_views.seq2seq_step, s, step)
         assert err is None
         check_markdown(out[2])
 
     b = inf.nsp("the man went to the store .", "he bought a gallon of milk .")
     b = replace(b, tokens=_hostile_tokens(b.tokens), notices=[XSS_IMG])
-    out, err = call_handler(app, app.bert_render, b, 1, 1)
+    out, err = call_handler(app, bert_views.bert_render, b, 1, 1)
     assert err is None and XSS_IMG in list(out.tokens["token"])  # the table holds data, shown as text
     check_markdown(out.notice)
     check_markdown(out.nsp_text)

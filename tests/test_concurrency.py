@@ -124,14 +124,15 @@ def test_concurrent_threads_with_torch_intra_op_threads(reg):
 
 
 def test_app_api_handlers_concurrently():
-    """The same through app.py's API handlers (what gradio's worker threads call): the JSON
+    """The same through the app's API handlers (ui/api.py; what gradio's worker threads call): the JSON
     records are identical to a serial run."""
     pytest.importorskip("gradio")
-    import app
-    calls = [(app.translate_api, ("I am a student.", "transformer-en-fr", 1)),
-             (app.translate_api, ("Let's stick to the plan.", "seq2seq-additive", 1)),
-             (app.fill_mask_api, ("the man went to the [MASK] .", 5)),
-             (app.nsp_api, ("the man went to the store .", "he bought a gallon of milk ."))]
+    import app  # noqa: F401  (builds the demo, loading the registry once, as the server does)
+    from ui import api
+    calls = [(api.translate_api, ("I am a student.", "transformer-en-fr", 1)),
+             (api.translate_api, ("Let's stick to the plan.", "seq2seq-additive", 1)),
+             (api.fill_mask_api, ("the man went to the [MASK] .", 5)),
+             (api.nsp_api, ("the man went to the store .", "he bought a gallon of milk ."))]
     serial = [fn(*args)[-1] for fn, args in calls]
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
         results = list(pool.map(lambda c: c[0](*c[1])[-1], calls * 2))

@@ -170,7 +170,7 @@ def test_nsp_probabilities_sum_to_one(client, reg):
 def _user_error(fn, *args, **kwargs) -> str:
     with pytest.raises(UserError) as e:
         fn(*args, **kwargs)
-    return html.escape(str(e.value), quote=False)  # app.friendly escapes it for the toast
+    return html.escape(str(e.value), quote=False)  # ui.components.friendly escapes it for the toast
 
 
 @pytest.mark.parametrize("api_name, args, python_call", [
