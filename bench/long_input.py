@@ -87,11 +87,11 @@ def views(text: str, runs: int):
     import torch
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    import app
     from explorer import views as vw
+    from explorer.views import bert as bert_views
 
     torch.set_num_threads(1)
-    cases = [("BERT tab, Fill [MASK]", lambda: app.bert_fill_view("[MASK] " + text, "", 5)),
+    cases = [("BERT tab, Fill [MASK]", lambda: bert_views.bert_fill_view("[MASK] " + text, "", 5)),
              ("Inside attention: rollout", lambda: vw.rollout_view(text, "bert"))]
     print(f"\n{'view (in-process)':30} {'p50 s':>8} {'figures MB':>11}")
     for label, call in cases:

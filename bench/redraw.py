@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import plotly.graph_objects as go  # noqa: E402
 
-import app  # noqa: E402
 from explorer import inference as inf  # noqa: E402
+from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views  # noqa: E402
 from latency import time_calls  # noqa: E402
 
 # Sentences written for this benchmark (the 12-word one of bench/latency.py and a classroom one).
@@ -43,12 +43,13 @@ def main():
     tr = inf.translate("transformer-en-fr", TEXT, 1)
     s2s = inf.translate("seq2seq-dot", TEXT, 1)
     bert = inf.fill_mask(MASKED)
-    cases = {  # name -> (redraw at a given slider position i, what it returns holds the figures)
-        "transformer layer/head": lambda i: app.transformer_heads(tr, 1 + i % 3, 1 + i % 8),
-        "bert layer/head": lambda i: app.bert_render(bert, 1 + i % 6, 1 + i % 6),
-        "seq2seq step": lambda i: app.seq2seq_step(s2s, 1 + i % len(s2s.target_tokens)),
+    cases = {  # name -> (redraw at a given slider position i, what it returns holds the figures; explorer/views/)
+        "transformer layer/head": lambda i: tr_views.transformer_heads(tr, 1 + i % 3, 1 + i % 8),
+        "bert layer/head": lambda i: bert_views.bert_render(bert, 1 + i % 6, 1 + i % 6),
+        "seq2seq step": lambda i: s2s_views.seq2seq_step(s2s, 1 + i % len(s2s.target_tokens)),
     }
-    real = app.write_downloads
+    views = (tr_views, bert_views, s2s_views)  # each view module calls its own imported write_downloads
+    real = tr_views.write_downloads
     print(f"{'redraw':<24} {'total p50':>10} {'no downloads':>13} {'downloads':>10} {'figure JSON':>12}  (ms, "
           f"{args.runs} runs each)")
     for name, redraw in cases.items():
@@ -57,11 +58,13 @@ def main():
         total, bare = [], []
         for i in range(args.runs):
             total += time_calls(lambda: redraw(i), 1, 0)
-            app.write_downloads = lambda *a, **k: []
+            for m in views:
+                m.write_downloads = lambda *a, **k: []
             try:
                 bare += time_calls(lambda: redraw(i), 1, 0)
             finally:
-                app.write_downloads = real
+                for m in views:
+                    m.write_downloads = real
         out = redraw(0)
         figs = _figures(out) if dataclasses.is_dataclass(out) else [v for v in out if isinstance(v, go.Figure)]
         to_json = time_calls(lambda: [f.to_json() for f in figs], args.runs, 0)
