@@ -415,6 +415,8 @@ def parse(argv=None):
     ap.add_argument("--train-until", type=float, default=None,
                     help="unix time by which training stops, whatever --max-minutes says (a shared job's end)")
     ap.add_argument("--max-steps", type=int, default=100_000)
+    ap.add_argument("--epochs", type=float, default=0, help="stop after this many passes over the training rows "
+                                                             "(0: only the time and step budgets)")
     ap.add_argument("--eval-every", type=int, default=10**9, help="default: evaluate once, at the end")
     ap.add_argument("--lr", type=float, default=None, help="default 1e-3 lora, 1e-4 full, 3e-4 scratch")
     ap.add_argument("--warmup", type=int, default=100)
@@ -487,6 +489,8 @@ def main(argv=None):
     valid = split["valid"][:args.valid_limit or None]
     split["train"] = split["train"][:args.train_limit or None]
     train_rows = encode_train(args.task, tok, split["train"], config)
+    if args.epochs:
+        args.max_steps = min(args.max_steps, max(1, math.ceil(args.epochs * len(train_rows) / args.batch_size)))
     rng = random.Random(args.seed)
     batches = task_data.batches(train_rows, args.batch_size, rng, base.config.pad_id)
     n_trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
