@@ -1,15 +1,18 @@
-"""The public API endpoints (gradio_client): /translate, /fill_mask, /nsp. Each returns what the endpoint
+"""The public API endpoints (gradio_client): /translate, /fill_mask, /nsp, /generate. Each returns what the endpoint
 sends, in its order (gradio_client reads a tuple by position, so these keep one); the tabs call the same
 building blocks (explorer.inference, explorer/views/api.py).
 
     from gradio_client import Client
     Client("http://127.0.0.1:7860").predict("I am a student.", "transformer-en-fr", 1, api_name="/translate")
+    Client("http://127.0.0.1:7860").predict("The students opened their", 30, 0.7, 50, 0.95, 0, False,
+                                            api_name="/generate")
 """
 from __future__ import annotations
 
 import gradio as gr
 import plotly.graph_objects as go
 
+from explorer import generate as gen
 from explorer import inference as inf
 from explorer.views.api import bert_api_record, bert_overview, cross_overview
 from explorer.views.bert import nsp_figure, topk_figure
@@ -37,6 +40,15 @@ def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dic
     return nsp_figure(r), bert_overview(r), bert_api_record(r)
 
 
+@friendly(api=True)
+def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0, top_k: int = 0,
+                 top_p: float = 1.0, seed: int = 0, greedy: bool = False) -> tuple[str, dict]:
+    """/generate: (the text, record JSON: each step's token, its probability and the top alternatives, and the
+    causal attention with its masked scores, null above the diagonal). The same seed gives the same text."""
+    r = gen.generate(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy)
+    return r.text, r.to_json()
+
+
 def build_api() -> None:
     """The endpoints' hidden components and events, inside the app's Blocks."""
     with gr.Group(visible=False):
@@ -55,3 +67,10 @@ def build_api() -> None:
                                        concurrency_id="models")
         gr.Button(visible=False).click(nsp_api, [text, b], [nsp, grid, trace], api_name="nsp",
                                        concurrency_id="models")
+        # /generate: precision=None for the same reason as beam and top_k; a bad value reaches generate's check
+        new, temp = gr.Number(30, precision=None, label="max_new_tokens"), gr.Number(1.0, label="temperature")
+        sample_k, top_p = gr.Number(0, precision=None, label="sampling_top_k"), gr.Number(1.0, label="top_p")
+        seed, greedy = gr.Number(0, precision=None, label="seed"), gr.Checkbox(False, label="greedy")
+        generated = gr.Textbox(label="text")
+        gr.Button(visible=False).click(generate_api, [text, new, temp, sample_k, top_p, seed, greedy],
+                                       [generated, trace], api_name="generate", concurrency_id="models")
