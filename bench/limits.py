@@ -1,12 +1,16 @@
 """Oversized requests against `python app.py` over real HTTP (issue 31's request-size targets).
 
-    python bench/limits.py                 # 20 MB /translate body (declared and chunked), 5 MB upload
+    python bench/limits.py                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
     python bench/limits.py --mb 100        # the issue's 100 MB body
+    python bench/limits.py --limits        # app.demo launched here with ui/limits.py applied (before app.py
+                                           # wires it in itself: the same server as `python app.py` after)
 
 Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
 event's result), how much of the body was sent before the server answered, and the server's resident memory
 before and after. Target: a 20 MB body refused in <= 1 s with the server growing <= 10 MB; a 5 MB upload
-refused. No timed asserts: the figures are for docs/reliability.md.
+refused. Then a flood: one session joins /translate --flood times at once (40 words, beam 8), and another
+visitor's 12-word /translate is timed against one such event alone (target: delayed by at most about one
+event). No timed asserts: the figures are for docs/reliability.md.
 """
 from __future__ import annotations
 
@@ -111,6 +115,76 @@ def result_seconds(url: str, api: str, answer: dict, t0: float) -> float | None:
     return time.perf_counter() - t0
 
 
+LAUNCH_WITH_LIMITS = """
+import os, torch, app
+from ui.limits import apply_limits, launch_kwargs
+from ui.theme import CSS, PAGE_JS, THEME
+torch.set_num_threads(1)
+apply_limits(app.demo)
+app.demo.launch(server_port=int(os.environ["GRADIO_SERVER_PORT"]), js=PAGE_JS, css=CSS, theme=THEME,
+                **launch_kwargs())
+"""
+LONG = ("The old man walked slowly along the quiet river while the children played near the bridge, and the birds "
+        "sang in the tall trees above them until the sun went down behind the hills and everyone went home.")
+SHORT = "The animal didn't cross the street because it was too tired today."
+
+
+def start_with_limits():
+    """`app.demo` served by a child process with ui/limits.py applied; (process, url)."""
+    import os
+    import subprocess
+    import urllib.request
+
+    from bench._server import ROOT, free_port
+
+    port = free_port()
+    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH_WITH_LIMITS], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url, t0 = f"http://127.0.0.1:{port}/", time.perf_counter()
+    while time.perf_counter() - t0 < 180:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the app exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the app did not answer within 180 s")
+
+
+def call(url: str, data: list, session: str | None = None) -> tuple[int, float]:
+    """A /call/translate and its result: (HTTP status of the call, seconds until the result or the refusal)."""
+    import httpx
+
+    t0 = time.perf_counter()
+    body = {"data": data, **({"session_hash": session} if session else {})}
+    r = httpx.post(f"{url}gradio_api/call/translate", json=body, timeout=600)
+    if r.status_code == 200:
+        with httpx.stream("GET", f"{url}gradio_api/call/translate/{r.json()['event_id']}", timeout=600) as s:
+            for _ in s.iter_bytes():
+                pass
+    return r.status_code, time.perf_counter() - t0
+
+
+def flood(url: str, n: int) -> None:
+    """One session joins /translate n times at once; another visitor's short /translate is timed meanwhile."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    heavy = [LONG, "transformer-en-fr", 8]
+    _, alone_heavy = call(url, heavy, "warm")
+    _, alone_short = call(url, [SHORT, "transformer-en-fr", 1], "warm")
+    with ThreadPoolExecutor(n + 1) as pool:
+        floods = [pool.submit(call, url, heavy, "flood") for _ in range(n)]
+        time.sleep(0.3)  # the flood is in the queue first
+        status, visitor = pool.submit(call, url, [SHORT, "transformer-en-fr", 1], "visitor").result()
+        codes = [f.result()[0] for f in floods]
+    print(f"flood: one session sent {n} /translate (40 words, beam 8; alone {alone_heavy:.2f} s): "
+          f"{codes.count(200)} accepted, {len(codes) - codes.count(200)} refused ({sorted(set(codes))}); "
+          f"another visitor's 12-word /translate: HTTP {status} in {visitor:.2f} s (alone {alone_short:.2f} s)")
+
+
 def main(argv=None) -> None:
     import psutil
 
@@ -119,8 +193,10 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mb", type=float, default=20.0, help="size of the /translate body, MB (default 20)")
     ap.add_argument("--upload-mb", type=float, default=5.0, help="size of the upload, MB (default 5)")
+    ap.add_argument("--flood", type=int, default=30, help="events one session sends at once (0: no flood)")
+    ap.add_argument("--limits", action="store_true", help="launch app.demo with ui/limits.py applied from here")
     args = ap.parse_args(argv)
-    proc, url, _ = start_app()
+    proc, url = start_with_limits() if args.limits else start_app()[:2]
     try:
         server = psutil.Process(proc.pid)
         rss = lambda: server.memory_info().rss / 2**20  # noqa: E731
@@ -145,6 +221,8 @@ def main(argv=None) -> None:
         time.sleep(0.5)
         print(f"{args.upload_mb:g} MB upload: HTTP {a['status']} in {a['seconds']:.3f} s, {a['sent'] / 1e6:.2f} MB "
               f"sent, server {before:.0f} -> {rss():.0f} MiB; answer: {a['body'][:110]!r}")
+        if args.flood:
+            flood(url, args.flood)
     finally:
         stop(proc)
 

@@ -6,7 +6,7 @@ in its `gr.State`) and the record lives in one process-wide cache that never hol
 least recently used records go first, and a record unused for `ttl` seconds is dropped. A miss (evicted, expired,
 or a key from another server) is None: the page asks the visitor to run the view again.
 
-    cache = RecordCache(max_bytes=512 * 2**20, ttl=1800)
+    cache = RecordCache(max_bytes=512 * 2**20, ttl=600)
     key = cache.put(record)          # in gr.State: the key (43 characters), not the record
     record = cache.get(key)          # None when it is gone
 
@@ -25,7 +25,7 @@ from collections import OrderedDict
 
 BUDGET_ENV = "ATTN_EXPLORER_RECORD_CACHE_MB"  # the records' byte budget, MB (default 512)
 DEFAULT_MB = 512
-DEFAULT_TTL = 30 * 60  # seconds a record is kept after its last use
+DEFAULT_TTL = 10 * 60  # seconds a record is kept after its last use (a slider move is a use)
 
 
 def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
