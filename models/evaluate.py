@@ -251,6 +251,97 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
     return res
 
 
+ALIGNMENT_CHECKS = {"en-fr": Path(__file__).with_name("alignment_en_fr.tsv")}  # hand-aligned, written for the repo
+
+
+def read_alignment_check(path: Path) -> list[tuple[str, str, set]]:
+    """(source, target, gold links) from a check file: tab-separated source, target and links "i-j"
+    (source word i, target word j, words split at spaces, from 0); lines starting with # are comments."""
+    out = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        src, tgt, links = line.split("\t")
+        gold = {tuple(int(x) for x in link.split("-")) for link in links.split()}
+        if not all(i < len(src.split()) and j < len(tgt.split()) for i, j in gold):
+            raise ValueError(f"{path}:{n}: a link points past the last word")
+        out.append((src, tgt, gold))
+    return out
+
+
+def token_words(text: str, offsets) -> list[int]:
+    """The space-separated word of `text` each token belongs to (by its first non-space character; a
+    token of spaces only, such as a lone "▁", goes with the next word)."""
+    starts = [i for i in range(len(text)) if not text[i].isspace() and (i == 0 or text[i - 1].isspace())]
+    word_of = [0] * (len(text) + 1)
+    w = -1
+    for i in range(len(text)):
+        if i in starts:
+            w += 1
+        word_of[i] = max(w, 0)
+    out = []
+    for a, b in offsets:
+        chars = [i for i in range(a, b) if not text[i].isspace()]
+        if chars:
+            out.append(word_of[chars[0]])
+        else:  # spaces only: the word that starts next
+            nxt = [k for k, st in enumerate(starts) if st >= b]
+            out.append(nxt[0] if nxt else len(starts) - 1)
+    return out
+
+
+def pool_words(att, src_words: list[int], tgt_words: list[int], n_src: int, n_tgt: int):
+    """Token attention (T, S) -> word attention (n_tgt, n_src): each target word's rows averaged (its
+    subwords' steps), each source word's columns summed (a row still sums to 1). Words are indices
+    into range(n_src) / range(n_tgt), one per column / row."""
+    att = torch.as_tensor(att, dtype=torch.float64)
+    cols = torch.zeros(att.shape[1], n_src, dtype=torch.float64)
+    cols[torch.arange(att.shape[1]), torch.tensor(src_words)] = 1
+    rows = torch.zeros(n_tgt, att.shape[0], dtype=torch.float64)
+    rows[torch.tensor(tgt_words), torch.arange(att.shape[0])] = 1
+    rows = rows / rows.sum(1, keepdim=True)
+    return rows @ att @ cols
+
+
+@torch.inference_mode()
+def alignment_scores(model, tok, check: list, layer: int = -1) -> dict | None:
+    """How well attention reads as a word alignment (issue 32), teacher-forced on each gold target.
+    Attention: the cross attention of `layer` (the Transformer's last by default), mean of its heads; the
+    seq2seq model's one attention. Subwords pooled to words (`pool_words`), the source's </s> a column
+    of its own; each target word that has a gold link "hits" when its most-attended source column is a
+    linked word. Returns hit rate, the hit rate with </s> left out of the argmax, and the mean weight of a
+    target word on </s>; None for a model without attention."""
+    model.eval()
+    sp = special_ids(tok)
+    hits = hits_no_eos = n = 0
+    eos_weight = []
+    for src, tgt, gold in check:
+        es, et = tok.encode(src, add_special_tokens=False), tok.encode(tgt, add_special_tokens=False)
+        s_ids, t_ids = torch.tensor([es.ids + [sp["eos"]]]), torch.tensor([[sp["bos"]] + et.ids])
+        trace = model(s_ids, t_ids, need_weights=True).trace
+        if trace is None or trace.cross is None:
+            return None
+        att = trace.cross[0, layer].float().mean(0)[:-1]  # (T, S): the rows that predict y (not the last, </s>)
+        n_src, n_tgt = len(src.split()), len(tgt.split())
+        w = pool_words(att, token_words(src, es.offsets) + [n_src], token_words(tgt, et.offsets), n_src + 1, n_tgt)
+        for j in range(n_tgt):
+            links = {i for i, jj in gold if jj == j}
+            eos_weight.append(w[j, n_src].item())
+            if links:
+                n += 1
+                hits += int(w[j].argmax().item() in links)
+                hits_no_eos += int(w[j, :n_src].argmax().item() in links)
+    return {"pairs": len(check), "scored_words": n, "hit_rate": round(hits / n, 4),
+            "hit_rate_without_eos": round(hits_no_eos / n, 4),
+            "eos_weight": round(sum(eos_weight) / len(eos_weight), 4)}
+
+
+def alignment_check(ckpt, layer: int = -1) -> dict | None:
+    """`alignment_scores` on the hand-aligned check of the checkpoint's direction; None where there is none."""
+    path = ALIGNMENT_CHECKS.get(ckpt.metrics.get("data", {}).get("direction", ""))
+    return alignment_scores(ckpt.model, ckpt.tokenizer, read_alignment_check(path), layer) if path else None
+
+
 BEAM_GRID, ALPHA_GRID = (1, 4, 8), (0.6, 1.0)  # greedy, and beam 4 / 8 with Wu et al.'s default and 1.0
 
 
@@ -292,7 +383,11 @@ def main(argv=None):
     ap.add_argument("--gpt-windows", type=int, default=None, metavar="N",
                     help="GPT: read only the first N windows of 128 tokens per held-out corpus (default all: about "
                          "4 minutes on 2 CPU cores)")
+    ap.add_argument("--alignment-only", action="store_true",
+                    help="translation: only the hand-aligned check (attention read as a word alignment), no decoding")
     args = ap.parse_args(argv)
+    if args.alignment_only and args.write:
+        ap.error("--alignment-only prints the check alone; --write stores a whole test reading")
     if args.choose and (args.split != "test" or args.beam or args.alpha is not None):
         ap.error("--choose picks beam and alpha on the validation split itself and reads the test split")
     if args.write and args.split != "test":
@@ -302,6 +397,9 @@ def main(argv=None):
     for folder in args.checkpoints:
         ckpt = load(folder)
         arch = ckpt.config.arch
+        if args.alignment_only:
+            print(json.dumps({"checkpoint": str(folder), "alignment": alignment_check(ckpt)}))
+            continue
         if arch == "bert":
             meta = ckpt.metrics["data"]
             held, short = data.bert_heldout_data(ckpt.tokenizer, args.data_dir, meta, args.split)
@@ -327,6 +425,8 @@ def main(argv=None):
             beam = args.beam or ckpt.metrics.get("test", {}).get("beam", 4)
             alpha = args.alpha if args.alpha is not None else ckpt.length_penalty
             res = translation_test(ckpt, args.data_dir, beam, alpha=alpha, split_name=args.split, device=args.device)
+        if arch in ("seq2seq", "transformer") and ALIGNMENT_CHECKS.get(ckpt.metrics["data"].get("direction")):
+            res["alignment"] = alignment_check(ckpt)  # beside BLEU: attention read as a word alignment
         print(json.dumps({"checkpoint": str(folder), **res}, ensure_ascii=False))
         recorded = ckpt.metrics.get("test") if args.split == "test" else None
         if recorded:
