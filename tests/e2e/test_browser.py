@@ -43,7 +43,7 @@ if MISSING and os.environ.get("ATTN_EXPLORER_REQUIRE_BROWSER") == "1":
     raise RuntimeError(f"browser test required but {MISSING}")
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bool(MISSING), reason=MISSING or "-")]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "assets" / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]

@@ -14,7 +14,7 @@ import torch
 from explorer import inference
 from explorer.cli import dumps, main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NEEDED = ("transformer-en-fr", "seq2seq-none", "seq2seq-additive", "bert")
 pytestmark = pytest.mark.skipif(not all((inference.ASSETS / n / "config.json").is_file() for n in NEEDED),
                                 reason="shipped checkpoints missing from assets/")

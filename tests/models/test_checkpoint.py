@@ -114,7 +114,7 @@ def test_wordpiece_tokenizer_like_the_course():
 
 def test_shipped_checkpoints_have_no_pickles_and_small_files():
     from pathlib import Path
-    assets = Path(__file__).resolve().parent.parent / "assets"
+    assets = Path(__file__).resolve().parents[2] / "assets"
     files = [p for p in assets.rglob("*") if p.is_file()]
     assert files, "assets/ is empty"
     assert not [p for p in files if p.suffix in {".pt", ".pth", ".pkl", ".pickle", ".bin", ".ckpt"}]

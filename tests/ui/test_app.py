@@ -34,7 +34,7 @@ def handler_name(fn) -> str:
     return f"{getattr(fn, '__module__', '').rsplit('.', 1)[-1]}.{getattr(fn, '__name__', '')}"
 
 EN = "I am a student."
-REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+REPO_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 needs = pytest.mark.skipif(
     not {"transformer-en-fr", "seq2seq-dot", "seq2seq-none", "bert"} <= set(inf.registry().names()),
     reason="the shipped checkpoints under assets/ did not load")
@@ -52,7 +52,7 @@ def test_space_front_matter_matches_what_the_tests_run():
     """Hugging Face Spaces reads README.md's front matter: the Gradio it installs must be the one
     requirements.txt pins (and these tests import), the Python the one the README asks for (Spaces
     would otherwise pick its own default), the app file this one."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert readme.startswith("---\n")
     meta = dict(line.split(": ", 1) for line in readme.split("\n---\n", 1)[0].splitlines()[1:])

@@ -6,7 +6,7 @@ import pytest
 from models.checkpoint import load
 from models.evaluate import bleu_chrf, bleu_multi_ref, bleu_other_reference, translate
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def test_multi_reference_bleu_counts_each_source_once_against_all_its_references():
