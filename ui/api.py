@@ -14,14 +14,20 @@ import plotly.graph_objects as go
 
 from explorer import generate as gen
 from explorer import inference as inf
+from explorer.choices import next_word_choices
 from explorer.views.api import bert_api_record, bert_overview, cross_overview
 from explorer.views.bert import nsp_figure, topk_figure
 from ui.components import friendly
 
 
 @friendly(api=True)
-def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure, dict]:
-    """/translate: (translation, cross-attention figure, record JSON)."""
+def translate_api(text: str, model: str, beam: int = 1, target: str = "") -> tuple[str, go.Figure, dict]:
+    """/translate: (translation, cross-attention figure, record JSON). With `target`, a translation the caller
+    types, the model reads it teacher-forced instead: (the target as read, its cross attention, explorer.choices'
+    record: each token's probability and rank and the top 5 at every step)."""
+    if target is not None and str(target).strip():
+        forced = next_word_choices(model, text, target=target)
+        return forced.translation, cross_overview(forced), forced.to_json()
     r = inf.translate(model, text, beam)
     return r.translation, cross_overview(r), r.to_json()
 
@@ -58,10 +64,11 @@ def build_api() -> None:
         beam = gr.Number(1, precision=None, label="beam")
         k = gr.Number(5, precision=None, label="top_k")
         b = gr.Textbox(label="sentence_b")
+        target = gr.Textbox("", label="target")  # /translate: a translation to read teacher-forced (optional)
         translation, cross = gr.Textbox(label="translation"), gr.Plot(label="cross_attention")
         topk, nsp = gr.Plot(label="top_k"), gr.Plot(label="next_sentence")
         grid, trace = gr.Plot(label="self_attention"), gr.JSON(label="trace")
-        gr.Button(visible=False).click(translate_api, [text, model, beam], [translation, cross, trace],
+        gr.Button(visible=False).click(translate_api, [text, model, beam, target], [translation, cross, trace],
                                        api_name="translate", concurrency_id="models")
         gr.Button(visible=False).click(fill_mask_api, [text, k], [topk, grid, trace], api_name="fill_mask",
                                        concurrency_id="models")

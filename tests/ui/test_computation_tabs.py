@@ -66,3 +66,13 @@ def test_bert_inputs_and_elmo_tabs(tabs):
     assert len(out[e.table]) == 13 and np.allclose(out[e.table]["weight s_j"], 1 / 13)
     with pytest.raises(gr.Error):
         e.show("bank", "", "1, 2", 1.0, True, "auto", "English")
+
+
+def test_the_translate_api_reads_a_typed_target():
+    from ui import api
+    text, fig, rec = api.translate_api("I am a student.", "transformer-en-fr", 1, "Je suis un étudiant.")
+    assert text == "Je suis un étudiant." and rec["forced"] and rec["target_tokens"][-1] == "</s>"
+    assert [s["token"] for s in rec["steps"]][:3] == ["▁Je", "▁suis", "▁un"] and rec["steps"][2]["rank"] > 1
+    assert np.asarray(fig.data[0].z).shape == (len(rec["target_tokens"]), len(rec["source_tokens"]))
+    plain = api.translate_api("I am a student.", "transformer-en-fr", 1, "")
+    assert "forced" not in plain[2] and plain[0] == "Je suis étudiant."
