@@ -25,7 +25,7 @@ import torch
 from explorer.inference import ASSETS, Notice, Registry, UserError, _shown, clean_text, registry
 from models import task_data
 from models.checkpoint import CheckpointError
-from models.finetune import TaskModel, best_span, load_task, tags_of
+from models.finetune import TaskModel, best_span, load_task, tags_of, whole_words
 from models.trace import Trace
 
 FINETUNE = ASSETS / "finetune"
@@ -136,7 +136,7 @@ def _forward(model: TaskModel, base, ids: list[int], segs: list[int], span: list
 def _cut_notice(n_tokens: int, limit: int) -> list[str]:
     if n_tokens < limit:
         return []
-    return [Notice(f"Input cut to BERT's {limit} tokens.", "bert_cut", limit=limit, dropped="some")]
+    return [Notice(f"Input cut to BERT's {limit} tokens.", "ft_cut", limit=limit)]
 
 
 def classify(task: str, text: str, text_b: str | None = None, reg: Registry | None = None,
@@ -231,12 +231,13 @@ def answer(question: str, context: str, reg: Registry | None = None, with_base: 
     lg = out.logits[0].float()  # (T, 2), -1e4 off the context
     probs = torch.softmax(lg.masked_fill(~torch.tensor(span)[:, None], float("-inf")), 0).T.numpy()  # (2, T)
     c0 = w["ctx_start"]
-    cs, ce = w["offsets"][i][0], w["offsets"][j][1]
+    wi, wj = whole_words(tok, w, i, j)
+    cs, ce = w["offsets"][wi][0], w["offsets"][wj][1]
     if len(windows) > 1:
         notices.append(Notice(f"The paragraph was read in {len(windows)} overlapping windows; shown: the one "
                               "holding the answer.", "qa_windows", n=len(windows)))
     return TaskResult("qa", tokens, list(w["segment_ids"]), trace, base_trace, model.config.labels, probs,
-                      answer=c[cs:ce], start=int(cs), end=int(ce), token_span=(c0 + i, c0 + j),
+                      answer=c[cs:ce], start=int(cs), end=int(ce), token_span=(c0 + wi, c0 + wj),
                       score=round(float(probs[0, c0 + i] * probs[1, c0 + j]), 6), notices=notices)
 
 

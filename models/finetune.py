@@ -327,6 +327,17 @@ def best_span(start_logits: np.ndarray, end_logits: np.ndarray, n_ctx: int, max_
     return k // n_ctx, k % n_ctx, float(total.flat[k])
 
 
+def whole_words(tok, window: dict, i: int, j: int) -> tuple[int, int]:
+    """Context positions (i, j) widened to whole WordPiece words: a "##" piece is never an answer's edge
+    ("Cristofor" + "##i" gives "Cristofori"), as BERT's SQuAD code answers in whole words."""
+    ids = window["input_ids"][window["ctx_start"]:window["ctx_start"] + len(window["offsets"])]
+    while i > 0 and tok.id_to_token(ids[i]).startswith("##"):
+        i -= 1
+    while j + 1 < len(ids) and tok.id_to_token(ids[j + 1]).startswith("##"):
+        j += 1
+    return i, j
+
+
 def predict_answers(model: TaskModel, tok, items: list[tuple[str, str]], batch_size: int = 64,
                     device: str = "cpu", keep_windows: bool = False) -> list[dict]:
     """For each (question, context): {"answer", "start", "end" (char offsets in the context), "score"
@@ -355,7 +366,8 @@ def predict_answers(model: TaskModel, tok, items: list[tuple[str, str]], batch_s
             p_s = np.exp(s_log - s_log.max()) / np.exp(s_log - s_log.max()).sum()
             p_e = np.exp(e_log - e_log.max()) / np.exp(e_log - e_log.max()).sum()
             if best[n] is None or total > best[n]["logit"]:
-                cs, ce = w["offsets"][i][0], w["offsets"][jj][1]
+                wi, wj = whole_words(tok, w, i, jj)
+                cs, ce = w["offsets"][wi][0], w["offsets"][wj][1]
                 rec = {"answer": items[n][1][cs:ce], "start": int(cs), "end": int(ce),
                        "score": float(p_s[i] * p_e[jj]), "logit": total, "window": w["token_start"]}
                 if keep_windows:
