@@ -825,6 +825,15 @@ STRINGS: dict[str, dict[str, str]] = {
                          "({hi_layer}) with one layer alone.",
                    "ko": "문장 1과 2: 이 가중합의 코사인 유사도 {mix:.3f}; 레이어 하나만 쓰면 {lo:.3f} ({lo_layer}) ~ "
                          "{hi:.3f} ({hi_layer})."},
+    # ------------------------------------------------------------------ how sure the model is (explorer/confidence.py)
+    "conf.legend": {
+        "en": "Each word's probability under the model (the product of its subwords' probabilities, each given the "
+              "source and the words before it): the darker the shade, the less sure the model is. Hover over a word "
+              "for its number.",
+        "ko": "모델이 매긴 각 단어의 확률(서브워드 확률의 곱, 각각 소스와 앞 단어들이 주어졌을 때): 색이 진할수록 "
+              "모델이 덜 확신합니다. 단어 위에 마우스를 올리면 값이 보입니다.",
+    },
+    "conf.word_title": {"en": "probability {p}", "ko": "확률 {p}"},
     # ------------------------------------------------------------------ errors (explorer.inference.UserError keys)
     "err.bad_stack": {"en": "Stack must be one of encoder, decoder (got {stack!r}).",
                       "ko": "스택은 encoder 또는 decoder여야 합니다 (입력: {stack!r})."},

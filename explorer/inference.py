@@ -278,15 +278,27 @@ class TranslationResult:
     chosen: int  # which hypothesis the trace shows
     notices: list[str]
     length_penalty: float = 0.0  # the alpha of the scores (the model's own, chosen on its validation split)
+    # p(target token t | source, tokens before t) under the model, one per target_tokens entry (None where
+    # the length limit cut the step's output, "…"): how sure the model is of each word (issue 32)
+    token_probs: list = field(default_factory=list)
 
     def to_json(self, decimals: int = 6, heads: bool = True) -> dict:
         """The record as JSON; `decimals` and `heads` as in models.trace.Trace.to_json (the API: 4 decimals)."""
         t = self.trace.to_json(decimals, heads)
         return {"model": self.model, "source_tokens": self.source_tokens, "target_tokens": self.target_tokens,
                 "decoder_input_tokens": self.decoder_input_tokens, "translation": self.translation,
+                "token_probs": [None if p is None else round(p, decimals) for p in self.token_probs],
                 "attention": {k: t[k] for k in ("cross", "enc_self", "dec_self", "dec_self_scores")},
                 "hypotheses": [h.__dict__ for h in self.hypotheses], "chosen": self.chosen,
                 "length_penalty": self.length_penalty, "notices": self.notices}
+
+
+def token_probabilities(logits: torch.Tensor, token_ids: list[int]) -> list[float]:
+    """softmax(logits[t])[token_ids[t]] for each step t: logits (T, V) of a teacher-forced pass whose row t
+    predicts token t. The probability of each token given the source and the tokens before it; beam search's
+    length penalty ranks whole hypotheses and changes none of these."""
+    probs = torch.softmax(logits.double(), dim=-1)  # (T, V)
+    return probs[torch.arange(len(token_ids)), torch.tensor(token_ids, dtype=torch.long)].tolist()
 
 
 def _pieces(tok, ids) -> list[str]:
@@ -343,15 +355,20 @@ def translate(name: str, text: str, beam: int = 1, chosen: int = 0, reg: Registr
     chosen = min(chosen, len(hyps) - 1)
     out_ids = list(hyps[chosen].tokens)
     tgt_in = torch.tensor([[sp["bos"]] + out_ids])
-    trace = model(src, tgt_in, need_weights=True).trace
+    out = model(src, tgt_in, need_weights=True)
+    trace = out.trace
     src_tokens = _pieces(tok, src[0].tolist())
     dec_in = _pieces(tok, tgt_in[0].tolist())
     produced = _pieces(tok, out_ids) + (["</s>"] if hyps[chosen].finished else [])
     produced = (produced + ["…"] * len(dec_in))[: len(dec_in)]  # unfinished: the last step's output was cut
+    produced_ids = out_ids + ([sp["eos"]] if hyps[chosen].finished else [])
+    probs = token_probabilities(out.logits[0, : len(produced_ids)], produced_ids)
+    probs += [None] * (len(dec_in) - len(probs))
     if not hyps[chosen].finished:
         notices.append(Notice("The translation hit the length limit before </s>.", "no_eos"))
     return TranslationResult(name, src_tokens, produced, dec_in, hypotheses[chosen].text,
-                             trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices, alpha)
+                             trace.example(0, src_tokens, dec_in), hypotheses, chosen, notices, alpha,
+                             token_probs=probs)
 
 
 # ----------------------------------------------------------------------------- BERT
