@@ -1,0 +1,90 @@
+"""Fine-tuning: a task's prediction from the shipped BERT with its adapters and head, and the fine-tuned
+model's attention beside the pre-trained model's on the same tokens (explorer.views.finetune)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from explorer import i18n
+from explorer.views import finetune as views
+from ui.components import Slider, depth, friendly, sentence, validator
+
+TITLE = "tab.finetune"
+EXAMPLE = {  # what the inputs hold when a task is picked (the models read English)
+    "sentiment": ("I love this product! It's amazing and works perfectly.", ""),
+    "nli": ("A man is playing a guitar on stage .", "A man is performing music ."),
+    "pos": ("I saw the man with the telescope .", ""),
+    "ner": ("Tim Cook visited the Apple store in New York .", ""),
+    "qa": ("Who invented the piano?", "The piano was invented by Bartolomeo Cristofori in Italy around 1700. "
+                                      "A modern piano has 88 keys."),
+}
+
+
+def task_choices(lang: str = "en") -> list[tuple[str, str]]:
+    return [(i18n.t(f"ft.task_{t}", lang), t) for t in views.TASKS]
+
+
+class Tab:
+    def __init__(self, page):
+        L, self.reg = page.L, page.reg
+        L(gr.Markdown, "ft.intro")
+        layers, heads = depth(page.reg, "bert")
+        with gr.Row():
+            self.task = L(gr.Dropdown, "ft.task", choices=task_choices(), value="sentiment", min_width=220)
+            self.layer = L(Slider, "common.layer", 1, max(layers, 2), value=layers, step=1)
+            self.head = L(Slider, "common.head", 1, max(heads, 2), value=1, step=1)
+        self.explanation = gr.Markdown(views.explanation("sentiment"))
+        self.text = L(gr.Textbox, "ft.text", EXAMPLE["sentiment"][0], max_lines=3)
+        self.text_b = L(gr.Textbox, "ft.text_b", EXAMPLE["sentiment"][1], lines=2, max_lines=8)
+        self.run_btn = L(gr.Button, "ft.run", variant="primary")
+        self.summary = gr.Markdown()
+        self.notice = gr.Markdown()
+        self.prediction = L(gr.Plot, "ft.prediction")
+        self.table = L(gr.Dataframe, "ft.table", interactive=False)
+        with gr.Row():
+            self.finetuned = gr.Plot(show_label=False)
+            self.pretrained = gr.Plot(show_label=False)
+        self.difference = gr.Plot(show_label=False)
+        with gr.Row():
+            self.change = gr.Plot(show_label=False)
+            self.cls = gr.Plot(show_label=False)
+        self.record = gr.State(None)
+        drawn = [self.prediction, self.table, self.summary, self.explanation, self.notice, self.finetuned,
+                 self.pretrained, self.difference, self.change, self.cls]
+        gr.on([self.run_btn.click, self.text.submit], self.run_finetune,
+              [self.task, self.text, self.text_b, self.layer, self.head, page.lang], drawn + [self.record],
+              concurrency_id="models", api_visibility="private", validator=validator(None, sentence()))
+        self.task.input(self.pick_task, [self.task, page.lang], [self.text, self.text_b, self.explanation],
+                        show_progress="hidden", api_visibility="private")
+        for slider in (self.layer, self.head):
+            slider.input(self.redraw_heads, [self.record, self.layer, self.head, page.lang], drawn,
+                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+        page.on_language(self.relabel, [self.record, self.task, self.layer, self.head, page.lang],
+                         drawn + [self.task])
+
+    def _drawn(self, v: views.FinetuneView) -> dict:
+        return {self.prediction: v.prediction, self.table: v.table, self.summary: v.summary,
+                self.explanation: v.explanation, self.notice: v.notice, self.finetuned: v.finetuned,
+                self.pretrained: v.pretrained, self.difference: v.difference, self.change: v.change, self.cls: v.cls}
+
+    @friendly
+    def run_finetune(self, task, text, text_b, layer, head, lang="en"):
+        v = views.finetune_view(task, text, text_b, layer, head, lang, reg=self.reg)
+        return {**self._drawn(v), self.record: v.record}
+
+    @friendly
+    def pick_task(self, task, lang="en"):
+        a, b = EXAMPLE.get(task, ("", ""))
+        return {self.text: a, self.text_b: b, self.explanation: views.explanation(task, lang)}
+
+    @friendly
+    def redraw_heads(self, record, layer, head, lang="en"):
+        if record is None:
+            return gr.skip()
+        return self._drawn(views.finetune_render(record, layer, head, lang))
+
+    @friendly
+    def relabel(self, record, task, layer, head, lang="en"):
+        out = {self.task: gr.Dropdown(choices=task_choices(lang), value=task)}
+        if record is None:
+            return {**out, self.explanation: views.explanation(task or "sentiment", lang)}
+        return {**out, **self._drawn(views.finetune_render(record, layer, head, lang))}
