@@ -8,7 +8,8 @@ from explorer import i18n
 
 
 METRIC_NAMES = ("valid_bleu_greedy", "valid_chrf_greedy", "bleu", "chrf", "fill_mask_top1_wiki",
-                "fill_mask_top1_short", "nsp_acc", "mlm_top1_mixed")  # shown in this order, named by i18n
+                "fill_mask_top1_short", "nsp_acc", "mlm_top1_mixed", "valid_ppl_token", "ppl_token", "ppl_word",
+                "trigram_ppl_token", "trigram_ppl_word")  # shown in this order, named by i18n
 
 
 def metrics_summary(d: dict, lang: str = "en") -> str:
