@@ -82,8 +82,10 @@ def head_rows(scores, probs, key_tokens: Sequence[str], head_names: Sequence[str
         {"type": "heatmap", "z": np.where(masked, np.nan, s).tolist(), "colorscale": VALUE_SCALE, "zmin": -r,
          "zmax": r, "zmid": 0, "text": text_s.tolist(), "texttemplate": "%{text}", "xaxis": "x", "yaxis": "y",
          "colorbar": {"x": 0.45, "thickness": 10}, "hovertemplate": "%{text}<extra></extra>", **common},
-        {"type": "heatmap", "z": masked.astype(float).tolist(), "colorscale": [[0, "rgba(0,0,0,0)"], [1, MASK_GRAY]],
-         "showscale": False, "hoverinfo": "skip", "xaxis": "x", "yaxis": "y", **common},
+        {"type": "heatmap", "z": np.where(masked, 1.0, np.nan).tolist(), "colorscale": [[0, MASK_GRAY], [1, MASK_GRAY]],
+         "zmin": 0, "zmax": 1, "showscale": False, "text": np.where(masked, MINUS_INF, "").tolist(),
+         "texttemplate": "%{text}", "textfont": {"color": "#000000"}, "hovertemplate": "%{text}<extra></extra>",
+         "xaxis": "x", "yaxis": "y", **common},
         {"type": "heatmap", "z": p.tolist(), "colorscale": PROB_SCALE, "zmin": 0, "zmax": 1, "text": text_p.tolist(),
          "texttemplate": "%{text}", "xaxis": "x2", "yaxis": "y2", "colorbar": {"x": 1.0, "thickness": 10},
          "hovertemplate": "%{text}<extra></extra>", **common},
@@ -94,10 +96,9 @@ def head_rows(scores, probs, key_tokens: Sequence[str], head_names: Sequence[str
     layout = _layout(title, 160 + 36 * len(heads),
                      xaxis={**ax, "domain": [0, 0.43]}, xaxis2={**ax, "domain": [0.55, 0.98]},
                      yaxis={**ay, "automargin": True}, yaxis2={**ay, "anchor": "x2"},
-                     annotations=[{"text": esc(score_title), "x": 0.2, "y": 1.04, "xref": "paper", "yref": "paper",
-                                   "showarrow": False},
-                                  {"text": esc(prob_title), "x": 0.77, "y": 1.04, "xref": "paper", "yref": "paper",
-                                   "showarrow": False}])
+                     annotations=[{"text": esc(t), "x": x, "y": 1.0, "yanchor": "bottom", "xref": "paper",
+                                   "yref": "paper", "showarrow": False}
+                                  for t, x in ((score_title, 0.215), (prob_title, 0.765))])
     return _fig(data, layout)
 
 

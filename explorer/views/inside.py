@@ -43,7 +43,7 @@ def stream_rows(r: inside.InsideResult, lang: str = "en") -> tuple[list[np.ndarr
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     vecs, names = [r.x], [t("il.row_x")]
     for s in r.steps:
-        what = _kind(s.kind, lang) if isinstance(s, inside.AttentionStep) else "FFN"
+        what = t(f"il.short_{s.kind}") if isinstance(s, inside.AttentionStep) else "FFN"
         if r.pre_ln:
             vecs.append(s.read), names.append(f"{what}: {t('il.row_ln')}")
         vecs.append(s.out), names.append(t("il.row_out", kind=what) if isinstance(s, inside.AttentionStep)

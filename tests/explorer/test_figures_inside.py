@@ -24,7 +24,7 @@ def test_head_rows_mark_minus_infinity_and_draw_the_softmax():
     fig = fi.head_rows(s, p, ["a", "<b>"], ["h1", "h2"], "t")
     scores, mask, probs = fig.data
     assert scores.text[0][1] == fi.MINUS_INF and np.isnan(np.array(scores.z, dtype=float)[0, 1])
-    assert np.array_equal(np.array(mask.z), [[0, 1], [0, 0]])
+    assert np.array_equal(np.isnan(np.array(mask.z, dtype=float)), [[True, False], [True, True]])  # gray: masked only
     assert np.array_equal(np.array(probs.z), p)
     assert fig.layout.xaxis.ticktext[1] == "&lt;b&gt;"
     with pytest.raises(ValueError):
