@@ -102,11 +102,13 @@ def test_a_slow_tokenizer_times_out_and_is_refused_from_then_on():
 
 
 def test_a_hostile_tokenizer_json_is_refused_when_the_model_loads(tmp_path):
-    pytest.importorskip("transformers")
-    from tests.test_byo_bert import VOCAB, hf_bert
-
-    hf_bert().save_pretrained(tmp_path, safe_serialization=True)
-    (tmp_path / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
+    transformers = pytest.importorskip("transformers")
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "c", "the", "cat", "."]
+    cfg = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                                  intermediate_size=20, max_position_embeddings=32)
+    transformers.BertForPreTraining(cfg).save_pretrained(tmp_path, safe_serialization=True)
+    (tmp_path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    assert load_local(tmp_path).tokenizer.encode("the cat .").tokens[1:3] == ["the", "cat"]  # loads as it is
     tok = byo_bert.wordpiece_from_vocab(tmp_path / "vocab.txt")
     tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"(a+)+b"), behavior="isolated")
     tok.save(str(tmp_path / "tokenizer.json"))
