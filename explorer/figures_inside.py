@@ -215,29 +215,31 @@ def side_by_side(left, right, titles: Sequence[str], zmin: float = -1.0, zmax: f
 
 def stacked_matrices(mats: Sequence, names: Sequence[str], row_tokens: Sequence[str], title: str,
                      dim_title: str = "dimension") -> go.Figure:
-    """Matrices of one shape (tokens x d_model), one under another on one diverging scale, e.g. the token,
-    segment and position embeddings, their sum and its LayerNorm."""
+    """Matrices of one shape (tokens x d_model), one under another, e.g. the token, segment and position
+    embeddings, their sum and its LayerNorm. Each panel has its own diverging scale, written beside its name
+    (±r): the LayerNorm'ed input reaches |x| ~ 30 where the raw embeddings stay under 1, and one scale showed
+    those as blank."""
     ms = [np.asarray(m, dtype=np.float64) for m in mats]
     if not ms or len({m.shape for m in ms}) != 1 or ms[0].shape[0] != len(row_tokens):
         raise ValueError("stacked_matrices needs matrices of one shape (tokens, d)")
     n, T = len(ms), len(row_tokens)
-    r = _sym(*ms)
     gap = 0.06
     h = (1 - gap * (n - 1)) / n
     data, layout_axes, notes = [], {}, []
     ticks = [esc(t) for t in row_tokens]
     for i, (m, name) in enumerate(zip(ms, names)):
+        r = _sym(m)
         top = 1 - i * (h + gap)
         sfx = "" if i == 0 else str(i + 1)
         data.append({"type": "heatmap", "z": m.tolist(), "xaxis": f"x{sfx}", "yaxis": f"y{sfx}",
-                     "colorscale": VALUE_SCALE, "zmin": -r, "zmax": r, "zmid": 0, "showscale": i == 0,
-                     "colorbar": {"thickness": 10}, "hovertemplate": "%{z:.4f}<extra></extra>"})
+                     "colorscale": VALUE_SCALE, "zmin": -r, "zmax": r, "zmid": 0, "showscale": False,
+                     "hovertemplate": "%{z:.4f}<extra></extra>"})
         layout_axes[f"yaxis{sfx}"] = {"domain": [top - h, top], "tickmode": "array", "tickvals": list(range(T)),
                                       "ticktext": ticks, "autorange": "reversed", "anchor": f"x{sfx}",
                                       "automargin": True}
         layout_axes[f"xaxis{sfx}"] = {"anchor": f"y{sfx}", "showticklabels": i == n - 1,
                                       **({"title": {"text": esc(dim_title)}} if i == n - 1 else {})}
-        notes.append({"text": f"<b>{esc(name)}</b>", "x": 0, "y": top, "xref": "paper", "yref": "paper",
+        notes.append({"text": f"<b>{esc(name)}</b>  (±{r:.2f})", "x": 0, "y": top, "xref": "paper", "yref": "paper",
                       "yanchor": "bottom", "xanchor": "left", "showarrow": False})
     return _fig(data, _layout(title, 120 + n * (40 + 18 * T), annotations=notes, **layout_axes))
 
@@ -259,5 +261,5 @@ def elmo_layers(layer_names: Sequence[str], s, layer_cos, mixed_cos: float, titl
     return _fig(data, _layout(titles[3] if len(titles) > 3 else "", 420,
                               yaxis={"title": {"text": esc(titles[0])}, "range": [0, max(1e-9, float(w.max())) * 1.15]},
                               yaxis2={"title": {"text": esc(titles[1])}, "overlaying": "y", "side": "right",
-                                      "range": [min(0.0, float(c.min()), mixed_cos) - 0.05, 1.02]},
+                                      "range": [min(float(c.min()), mixed_cos) - 0.05, 1.0], "tickformat": ".2f"},
                               legend={"orientation": "h", "y": -0.2}))
