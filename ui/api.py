@@ -1,4 +1,5 @@
-"""The public API endpoints (gradio_client): /translate, /fill_mask, /nsp, /generate. Each returns what the endpoint
+"""The public API endpoints (gradio_client): /translate, /fill_mask, /nsp, /generate, and the fine-tuned tasks
+/sentiment_analysis, /nli, /pos, /ner, /question_answering (explorer.pipeline's outputs as JSON). Each returns what the endpoint
 sends, in its order (gradio_client reads a tuple by position, so these keep one); the tabs call the same
 building blocks (explorer.inference, explorer/views/api.py).
 
@@ -6,6 +7,7 @@ building blocks (explorer.inference, explorer/views/api.py).
     Client("http://127.0.0.1:7860").predict("I am a student.", "transformer-en-fr", 1, api_name="/translate")
     Client("http://127.0.0.1:7860").predict("The students opened their", 30, 0.7, 50, 0.95, 0, False,
                                             api_name="/generate")
+    Client("http://127.0.0.1:7860").predict("I love this product!", "", api_name="/sentiment_analysis")
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import plotly.graph_objects as go
 
 from explorer import generate as gen
 from explorer import inference as inf
+from explorer import pipeline as ft
 from explorer.choices import next_word_choices
 from explorer.views.api import bert_api_record, bert_overview, cross_overview
 from explorer.views.bert import nsp_figure, topk_figure
@@ -55,6 +58,29 @@ def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0
     return r.text, r.to_json()
 
 
+def finetune_api(task: str, text: str, text_b: str = "") -> dict:
+    """/sentiment_analysis, /nli, /pos, /ner, /question_answering: one input's explorer.pipeline output with the
+    tokens the model read (text_b: the hypothesis for nli, the paragraph for question answering; else unused)."""
+    task = ft.task_name(task)
+    if task == "qa":
+        return ft.answer(text, text_b).to_json()
+    if task in ("pos", "ner"):
+        return ft.tag(task, text).to_json()
+    return ft.classify(task, text, text_b if task == "nli" else None).to_json()
+
+
+FINETUNE_ENDPOINTS = {"sentiment_analysis": "sentiment", "nli": "nli", "pos": "pos", "ner": "ner",
+                      "question_answering": "qa"}
+
+
+def _task_endpoint(api_name: str):
+    """finetune_api with its task fixed, named after its endpoint (text, text_b) -> dict."""
+    def endpoint(text: str, text_b: str = "") -> dict:
+        return finetune_api(FINETUNE_ENDPOINTS[api_name], text, text_b)
+    endpoint.__name__ = endpoint.__qualname__ = f"{api_name}_api"
+    return friendly(api=True)(endpoint)
+
+
 def build_api() -> None:
     """The endpoints' hidden components and events, inside the app's Blocks."""
     with gr.Group(visible=False):
@@ -81,3 +107,7 @@ def build_api() -> None:
         generated = gr.Textbox(label="text")
         gr.Button(visible=False).click(generate_api, [text, new, temp, sample_k, top_p, seed, greedy],
                                        [generated, trace], api_name="generate", concurrency_id="models")
+        prediction = gr.JSON(label="prediction")
+        for api_name in FINETUNE_ENDPOINTS:
+            gr.Button(visible=False).click(_task_endpoint(api_name), [text, b], prediction, api_name=api_name,
+                                           concurrency_id="models")

@@ -102,7 +102,8 @@ def test_theme_text_reads_at_wcag_aa_contrast():
 def test_demo_builds_with_named_endpoints():
     assert isinstance(app.demo, gr.Blocks)
     public = {fn.api_name for fn in app.demo.fns.values() if fn.api_visibility == "public"}
-    assert public == {"translate", "fill_mask", "nsp"}
+    assert public == {"translate", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli", "pos", "ner",
+                      "question_answering"}
 
 
 @needs
