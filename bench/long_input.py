@@ -87,12 +87,12 @@ def views(text: str, runs: int):
     import torch
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from explorer import views as vw
     from explorer.views import bert as bert_views
+    from explorer.views import rollout as v_rollout
 
     torch.set_num_threads(1)
     cases = [("BERT tab, Fill [MASK]", lambda: bert_views.bert_fill_view("[MASK] " + text, "", 5)),
-             ("Inside attention: rollout", lambda: vw.rollout_view(text, "bert"))]
+             ("Inside attention: rollout", lambda: v_rollout.rollout_view(text, "bert"))]
     print(f"\n{'view (in-process)':30} {'p50 s':>8} {'figures MB':>11}")
     for label, call in cases:
         call()

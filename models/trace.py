@@ -62,11 +62,13 @@ class Trace:
                 v = np.asarray(v, dtype=np.float64)
                 v = np.where(np.isneginf(v).all(1, keepdims=True), -np.inf,
                              np.where(np.isfinite(v), v, 0).mean(1, keepdims=True))
-            d[f.name] = None if v is None else _json_array(np.asarray(v), decimals)
+            d[f.name] = None if v is None else json_array(np.asarray(v), decimals)
         return d
 
 
-def _json_array(a: np.ndarray, decimals: int = 6):
+def json_array(a: np.ndarray, decimals: int = 6):
+    """An array as nested JSON lists: float64 rounded to `decimals`, non-finite values (a masked score's -inf) as
+    None, since JSON has no infinity. The one encoding of arrays in records, API JSON and downloads."""
     a = a.astype(np.float64)
     if np.isfinite(a).all():
         return a.round(decimals).tolist()

@@ -4,16 +4,19 @@ Records come from explorer.inference; figures from explorer.figures.
 """
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from explorer import byo_bert
 from explorer import figures as fg
 from explorer import i18n
 from explorer import inference as inf
 from explorer.inference import BertResult, UserError
-from explorer.views import load_hub_bert, matrix_table, md, notices_md, write_downloads
+from explorer.views import matrix_table, md, notices_md, write_downloads
 from explorer.views.transformer import pick
 
 TOKEN_COLUMNS = ["position", "token", "segment"]  # English headers, i18n.localized
@@ -112,3 +115,41 @@ def hub_bert_load(repo_id: str, lang: str = "en") -> tuple[str, str]:
     name = load_hub_bert(repo_id)
     c = inf.registry().get(name, "bert").config
     return i18n.t("bert.hub_loaded", lang, name=md(name), layers=c.n_layers, heads=c.n_heads), name
+
+
+# ----------------------------------------------------------------------------- a BERT from the Hub
+
+HUB_ENV = "ATTN_EXPLORER_ALLOW_HUB"  # "1": the BERT tab offers a Hub repo id box (off on a public Space)
+HUB_MAX_MB_ENV = "ATTN_EXPLORER_HUB_MAX_MB"  # size cap of one Hub download, default 500 MB
+MAX_HUB_MODELS = 2  # Hub BERTs held at once by one server (each is up to the cap in memory)
+_HUB_LOCK = threading.Lock()
+
+
+def hub_max_bytes() -> int:
+    try:
+        return int(float(os.environ.get(HUB_MAX_MB_ENV, "500")) * 1_000_000)
+    except ValueError:
+        return 500_000_000
+
+
+def load_hub_bert(repo_id: str, reg=None) -> str:
+    """Download a BERT from the Hugging Face Hub (explorer.byo_bert.load_hub, size-capped) and
+    add it to the registry as "hub:<repo id>"; returns that name. Only when HUB_ENV is "1".
+
+    The registry's dict is replaced, not mutated: other requests may be iterating the old one
+    (Registry.names), and a rebinding is atomic where an insert during iteration is an error.
+    """
+    if os.environ.get(HUB_ENV) != "1":
+        raise UserError("Loading models from the Hugging Face Hub is turned off on this server.", "hub_off")
+    reg = reg or inf.registry()
+    repo_id = byo_bert._check_repo_id(repo_id)
+    name = f"hub:{repo_id}"
+    with _HUB_LOCK:  # one download at a time; a second request for the same repo reuses the first
+        if name in reg.models:
+            return name
+        if sum(n.startswith("hub:") for n in reg.models) >= MAX_HUB_MODELS:
+            raise UserError(f"This server already holds {MAX_HUB_MODELS} models from the Hub; restart it to load "
+                            "others.", "hub_full", n=MAX_HUB_MODELS)
+        ckpt = byo_bert.load_hub(repo_id, max_bytes=hub_max_bytes())
+        reg.models = {**reg.models, name: ckpt}
+    return name

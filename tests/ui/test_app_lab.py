@@ -21,7 +21,9 @@ gr = pytest.importorskip("gradio")
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer.views import api as api_views, bert as bert_views, seq2seq as s2s_views  # noqa: E402
 from explorer.views import transformer as tr_views  # noqa: E402
-from ui import api  # noqa: E402
+from explorer.views import beam as v_beam, contextual as v_ctx, length as v_length, live as v_live  # noqa: E402
+from explorer.views import positional as v_pos, query_key as v_qk, rollout as v_rollout  # noqa: E402
+from explorer.views import scores as v_scores, snapshots as v_snap  # noqa: E402
 from ui import components as uc  # noqa: E402
 from ui.tabs import live as live_tab  # noqa: E402
 from explorer import i18n, lab, live  # noqa: E402
@@ -61,7 +63,7 @@ def read_json(files):
 
 @needs
 def test_score_functions_view_draws_and_tabulates_each_models_attention():
-    v = vw.score_functions_view(LONG)
+    v = v_scores.score_functions_view(LONG)
     c = lab.compare_score_functions(LONG)
     assert [r.name for r in v.record.results] == [r.name for r in c.results] == list(lab.SCORE_MODELS)
     with_attention = [r for r in c.results if r.cross is not None]
@@ -84,12 +86,12 @@ def test_score_functions_view_draws_and_tabulates_each_models_attention():
     saved = read_json(v.files)
     assert [r["name"] for r in saved["results"]] == list(lab.SCORE_MODELS)
     np.testing.assert_allclose(saved["results"][0]["cross"], c.results[0].cross, atol=1e-6)
-    ko = vw.score_functions_view(LONG, "ko")
+    ko = v_scores.score_functions_view(LONG, "ko")
     assert "가장 집중된 어텐션" in ko.notice
 
 
 def test_length_view_table_is_lab_length_table():
-    v = vw.length_view()
+    v = v_length.length_view()
     long = lab.length_table().table
     if long.empty:
         assert v.table.empty
@@ -111,7 +113,7 @@ def test_length_view_table_is_lab_length_table():
 @pytest.mark.parametrize("model", ["transformer-en-fr", "seq2seq-general"])
 def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
     beam = 4
-    v = vw.beam_view(LONG, model, beam)
+    v = v_beam.beam_view(LONG, model, beam)
     ref = inf.translate(model, LONG, beam)
     assert list(v.table["translation"]) == [h.text for h in ref.hypotheses]
     assert list(v.table["log-prob"]) == [h.logprob for h in ref.hypotheses]
@@ -122,7 +124,7 @@ def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
     assert f"α = {alpha:.1f}" in v.chosen.notice and ref.length_penalty == alpha
     np.testing.assert_allclose(np.asarray(v.figure.data[0].x), [h.score for h in ref.hypotheses])
     for i in range(len(ref.hypotheses)):
-        c = vw.beam_choice(LONG, model, beam, i)
+        c = v_beam.beam_choice(LONG, model, beam, i)
         r = inf.translate(model, LONG, beam, chosen=i)
         assert c.translation == r.translation == ref.hypotheses[i].text and c.record.chosen == i
         a = r.trace.cross
@@ -161,7 +163,7 @@ def test_beam_view_errors_are_messages():
 def test_rollout_view_is_lab_attention_rollout(model):
     r = lab.attention_rollout(LONG, model)
     L, H, T, _ = r.attention.shape
-    v = vw.rollout_view(LONG, model, 2)
+    v = v_rollout.rollout_view(LONG, model, 2)
     assert v.n_layers == L and v.record.tokens == r.tokens
     for l in range(L):
         for h in range(H):
@@ -171,9 +173,9 @@ def test_rollout_view_is_lab_attention_rollout(model):
     np.testing.assert_allclose(z(v.layer.rollout, 1), r.rollout[1])
     np.testing.assert_allclose(z(v.layer.row_entropy), r.entropy[1])
     assert np.allclose(z(v.layer.rollout, 1).sum(-1), 1.0)
-    last = vw.rollout_redraw(v.record, L)  # the slider redraws from the record
+    last = v_rollout.rollout_redraw(v.record, L)  # the slider redraws from the record
     np.testing.assert_allclose(z(last.rollout, 1), lab.rollout(r.attention))
-    np.testing.assert_allclose(vw.rollout_view(LONG, model, 99).layer.table.to_numpy(), r.rollout[-1])  # clamped
+    np.testing.assert_allclose(v_rollout.rollout_view(LONG, model, 99).layer.table.to_numpy(), r.rollout[-1])  # clamped
     saved = read_json(v.files)
     np.testing.assert_allclose(saved["rollout"], r.rollout, atol=1e-6)
 
@@ -184,7 +186,7 @@ def test_rollout_view_is_lab_attention_rollout(model):
 @needs
 def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     text = "the cat sat on the mat because it was tired ."
-    v = vw.query_key_view(text, 2, 3, 4, "bert")
+    v = v_qk.query_key_view(text, 2, 3, 4, "bert")
     r = lab.query_key(text, 1, 2, 4)
     ref = inf.encode_bert(text)
     np.testing.assert_allclose(v.table["softmax"], r.probs)
@@ -197,7 +199,7 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     assert vw.md(ref.tokens[4]) in v.text
     # the shipped BERT has QK-LayerNorm, and the text says that q and k are the normed vectors
     assert inf.registry().get("bert").config.qk_norm and r.qk_norm and "QK-LayerNorm" in v.text
-    far = vw.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
+    far = v_qk.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
     shown = TABS["query_key"].show(text, "bert", 2, 3, 4, "en")[TABS["query_key"].table]  # on screen: 6 decimals, where both columns agree
     np.testing.assert_array_equal(shown["softmax"], v.table["softmax"].round(6))
@@ -215,7 +217,7 @@ def test_the_query_chooser_follows_the_sentence_before_show():
                  ("word " * 400, None), ("I went home.", "Then I slept."), ("a " * 200, "b " * 200)]:
         assert inf.bert_tokens(a, b) == inf.encode_bert(a, b).tokens, a[:20]  # the tokenizer alone, no model run
     d = TABS["query_key"].query_choices("I like green apples .", "bert", 3)
-    assert d.choices == vw.query_tokens("I like green apples .", "bert") and d.value == 3
+    assert d.choices == v_qk.query_tokens("I like green apples .", "bert") and d.value == 3
     assert d.choices[3][0] == "3: green"
     assert TABS["query_key"].query_choices("I like .", "bert", 9).value == 4  # past the end: the last token ([SEP])
     assert TABS["query_key"].query_choices("I like .", "bert", "typed").value == 0
@@ -293,7 +295,7 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
 
 @needs
 def test_contextual_view_defaults_and_numbers():
-    v = vw.contextual_view("배", "", "auto", "ko")
+    v = v_ctx.contextual_view("배", "", "auto", "ko")
     r = lab.contextual_similarity("배")
     assert v.record.model == "transformer-ko-en" == r.model
     np.testing.assert_allclose(z(v.figure), r.similarity)
@@ -302,7 +304,7 @@ def test_contextual_view_defaults_and_numbers():
     assert r.source == "Transformer encoder output" and "트랜스포머 인코더 출력" in v.figure.layout.title.text
     assert "트랜스포머 인코더 출력" in v.text and r.source not in v.text
     sentences = "I sat on the bank of the river.\nThe bank raised interest rates."
-    b = vw.contextual_view("bank", sentences, "bert")
+    b = v_ctx.contextual_view("bank", sentences, "bert")
     rb = lab.contextual_similarity("bank", sentences, "bert")
     np.testing.assert_allclose(z(b.figure), rb.similarity)
     assert b.figure.layout.title.text.endswith("bert: BERT last layer") and "(BERT last layer)" in b.text
@@ -316,7 +318,7 @@ def test_contextual_view_defaults_and_numbers():
     assert "<b>" not in e.value.message
     # one sentence: no range "from 1.000 to 1.000" of a context with itself; its static cosine, and a hint
     for lang in ("en", "ko"):
-        one = vw.contextual_view("bank", "I sat on the bank.", "bert", lang)
+        one = v_ctx.contextual_view("bank", "I sat on the bank.", "bert", lang)
         static = lab.contextual_similarity("bank", "I sat on the bank.", "bert").to_static[0]
         assert f"{static:.3f}" in one.text and "1.000" not in one.text
         assert vw.md(i18n.t("note.one_sentence", lang, word="bank")) in one.text
@@ -325,7 +327,7 @@ def test_contextual_view_defaults_and_numbers():
 
 @needs
 def test_positional_view_is_lab_positional():
-    v = vw.positional_view(40, 64, EN, "transformer-en-fr")
+    v = v_pos.positional_view(40, 64, EN, "transformer-en-fr")
     r = lab.positional(40, 64, EN, "transformer-en-fr")
     np.testing.assert_allclose(z(v.table, 0), r.pe)
     np.testing.assert_allclose(z(v.table, 1), r.similarity)
@@ -334,7 +336,7 @@ def test_positional_view_is_lab_positional():
     np.testing.assert_allclose(z(v.sentence, 1), s.cos_after)
     np.testing.assert_allclose(np.asarray(v.sentence.data[3].y), s.pe_norm)
     assert read_json(v.files)["sentence"]["tokens"] == s.tokens
-    assert heatmaps(vw.positional_view(8, 16, "").sentence) == []  # no sentence: a placeholder
+    assert heatmaps(v_pos.positional_view(8, 16, "").sentence) == []  # no sentence: a placeholder
     with pytest.raises(gr.Error, match="even"):
         TABS["positional"].show(16, 7, "", "transformer-en-fr", "en")
 
@@ -343,23 +345,23 @@ def test_positional_view_is_lab_positional():
 
 
 def test_snapshot_view_shows_the_stored_frames_and_entropy():
-    names = vw.snapshot_models()
+    names = v_snap.snapshot_models()
     if not names:
         pytest.skip("no snapshots.json under assets/")
     assert "seq2seq-none" not in names  # no attention to show
     for name in names:
         s = snap.load_snapshots(name)
-        meta = vw.snapshot_meta(name)
+        meta = v_snap.snapshot_meta(name)
         assert meta.n_snapshots == len(s.steps) and [p for p, _ in meta.probes] == [p.source for p in s.probes]
         p = s.probes[-1]
         L = p.frames.shape[1]
         for k in (1, len(s.steps)):
-            v = vw.snapshot_view(name, len(s.probes) - 1, k, L)
+            v = v_snap.snapshot_view(name, len(s.probes) - 1, k, L)
             np.testing.assert_allclose(z(v.heatmap), p.frames[k - 1, L - 1])
             assert v.step == s.steps[k - 1] and v.mean_entropy == pytest.approx(p.entropy[k - 1, L - 1])
             np.testing.assert_allclose(np.asarray(v.entropy.data[0].y), p.entropy[:, L - 1])
             assert f"{v.mean_entropy:.3f}" in v.text
-    first, last = (vw.snapshot_view(names[0], 0, k) for k in (1, None))
+    first, last = (v_snap.snapshot_view(names[0], 0, k) for k in (1, None))
     assert first.mean_entropy > last.mean_entropy  # attention sharpens over training
     with pytest.raises(gr.Error, match="No attention snapshots"):
         TABS["snapshots"].show("../../etc", 0, 1, 1, "en")
@@ -372,7 +374,7 @@ def test_snapshot_view_shows_the_stored_frames_and_entropy():
 
 def test_live_view_yields_row_stochastic_alignments_and_stops_at_its_cap():
     t0 = time.monotonic()
-    views = list(vw.live_view(3, "additive", live.DEFAULT_PROBE))
+    views = list(v_live.live_view(3, "additive", live.DEFAULT_PROBE))
     took = time.monotonic() - t0
     assert views[-1].record.done and not any(v.record.done for v in views[:-1])
     assert 3 <= views[-1].record.elapsed and took < 3 + 15  # its own cap, plus building and the last record
@@ -420,7 +422,7 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     en = next(g)
     assert "Training" in en[LV.status]
     relabeled = LV.relabel(en[LV.last], False, "한국어", session)  # the switch, mid-run
-    ko = vw.live_redraw(*en[LV.last], "ko", downloads=False)
+    ko = v_live.live_redraw(*en[LV.last], "ko", downloads=False)
     assert _words_of(relabeled[LV.loss]) == _words_of(ko.loss) != _words_of(en[LV.loss])
     same = lambda a, b: len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))  # noqa: E731
     assert same(_numbers_of(relabeled[LV.alignment]), _numbers_of(en[LV.alignment]))
@@ -647,7 +649,7 @@ def test_custom_bert_from_the_environment_joins_the_bert_views(hf_bert_folder, m
     assert list(v.masks["token"]) == [p.token for m in r.masks for p in m.predictions]
     np.testing.assert_array_equal(z(v.head), r.trace.enc_self[1, 3])
     assert bert_views.bert_model_view("fill", "bert", text).record.to_json() == inf.fill_mask(text, 5).to_json()
-    rollout = vw.rollout_view(text, "bert-custom")
+    rollout = v_rollout.rollout_view(text, "bert-custom")
     np.testing.assert_allclose(rollout.record.rollout[-1], lab.rollout(r.trace.enc_self))
     # no Hub box unless the operator allows it, and never a box for a local path
     assert _registered(demo, "bert.hub_repo") == []
@@ -655,7 +657,7 @@ def test_custom_bert_from_the_environment_joins_the_bert_views(hf_bert_folder, m
         if isinstance(block, gr.Textbox):
             assert not any(w in str(block.label).lower() for w in ("path", "folder", "directory"))
     with pytest.raises(UserError, match="turned off"):
-        vw.load_hub_bert("someone/tiny-bert")
+        bert_views.load_hub_bert("someone/tiny-bert")
 
 
 @pytest.mark.skipif(not (inf.ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
@@ -808,8 +810,8 @@ def _shown_in_both_languages(call, key: str):
      ["text_cut", "source_cut"]),
     (lambda lang: s2s_views.seq2seq_view("the cat " * 80, "seq2seq-dot", 1, lang).notice, ["source_cut"]),
     (lambda lang: bert_views.bert_fill_view("I am a [MASK]. " + "so " * 600, "", 5, 1, 1, lang).notice, ["bert_cut"]),
-    (lambda lang: vw.contextual_view("bank", "The bank by the bank.\nA bank.", "bert", lang).text, ["first_of"]),
-    (lambda lang: vw.score_functions_view("the cat " * 80, lang).notice, ["source_cut"]),
+    (lambda lang: v_ctx.contextual_view("bank", "The bank by the bank.\nA bank.", "bert", lang).text, ["first_of"]),
+    (lambda lang: v_scores.score_functions_view("the cat " * 80, lang).notice, ["source_cut"]),
 ])
 def test_notices_follow_the_language_switch(call, keys):
     """Notices beside a result: the English run shows the English text as it always was, the Korean
@@ -862,17 +864,17 @@ def _numbers_of(fig) -> list:
 
 
 LAB_VIEWS = {  # view -> (call in a language, its figures)
-    "score functions": (lambda lang: vw.score_functions_view(EN, lang), lambda v: [v.figure]),
-    "beam": (lambda lang: vw.beam_view(LONG, "transformer-en-fr", 3, lang), lambda v: [v.figure, v.chosen.grid,
+    "score functions": (lambda lang: v_scores.score_functions_view(EN, lang), lambda v: [v.figure]),
+    "beam": (lambda lang: v_beam.beam_view(LONG, "transformer-en-fr", 3, lang), lambda v: [v.figure, v.chosen.grid,
                                                                                        v.chosen.mean]),
-    "rollout": (lambda lang: vw.rollout_view(LONG, "bert", None, lang),
+    "rollout": (lambda lang: v_rollout.rollout_view(LONG, "bert", None, lang),
                 lambda v: [v.grid, v.entropy, v.layer.rollout, v.layer.row_entropy]),
-    "query key": (lambda lang: vw.query_key_view(LONG, 2, 3, 4, "bert", lang), lambda v: [v.figure]),
-    "contextual": (lambda lang: vw.contextual_view("bank", "", None, lang), lambda v: [v.figure]),
-    "positional": (lambda lang: vw.positional_view(40, 64, EN, "transformer-en-fr", lang),
+    "query key": (lambda lang: v_qk.query_key_view(LONG, 2, 3, 4, "bert", lang), lambda v: [v.figure]),
+    "contextual": (lambda lang: v_ctx.contextual_view("bank", "", None, lang), lambda v: [v.figure]),
+    "positional": (lambda lang: v_pos.positional_view(40, 64, EN, "transformer-en-fr", lang),
                    lambda v: [v.table, v.sentence]),
-    "length": (lambda lang: vw.length_view(lang), lambda v: [v.figure]),
-    "snapshots": (lambda lang: vw.snapshot_view("transformer-en-fr", 0, None, None, lang),
+    "length": (lambda lang: v_length.length_view(lang), lambda v: [v.figure]),
+    "snapshots": (lambda lang: v_snap.snapshot_view("transformer-en-fr", 0, None, None, lang),
                   lambda v: [v.heatmap, v.entropy]),
 }
 
@@ -902,7 +904,7 @@ def test_rollout_mean_entropy_csv_follows_the_language_with_the_same_numbers():
     """The rollout's mean-entropy download names its layer index and head columns in the UI's language,
     like the other tables; the numbers are those of the English file."""
     def table(lang):
-        v = vw.rollout_view(LONG, "bert", None, lang)
+        v = v_rollout.rollout_view(LONG, "bert", None, lang)
         (path,) = [p for p in v.files if p.endswith("-mean-entropy.csv")]
         return pd.read_csv(path, index_col=0)
     en, ko = table("en"), table("ko")
@@ -933,7 +935,7 @@ def test_score_functions_say_a_shared_notice_once():
     c = lab.compare_score_functions("the cat " * 60)
     cut = [n for n in c.notices if "Source cut" in n]
     assert len(cut) == 1 and all(r.name in cut[0] for r in c.results), c.notices
-    ko = vw.score_functions_view("the cat " * 60, "ko").notice
+    ko = v_scores.score_functions_view("the cat " * 60, "ko").notice
     assert ko.count("64개로 잘랐습니다") == 1  # the Korean text of the same notice, once
 
 
@@ -994,9 +996,9 @@ def test_hover_words_follow_the_language_in_the_views():
     """Korean figures' hovers said "layer 1 · head 1 / query … / key … / value:" and "score …, log-prob …,
     log p(token) …, cumulative …": in Korean no hover holds those words, in English they are there."""
     english = re.compile(r"\b(layer|head|query|key|value|score|log-prob|log p\(token\)|cumulative|pos|dim)\b")
-    views = {lang: (vw.beam_view(LONG, "transformer-en-fr", 3, lang), vw.rollout_view(LONG, "bert", None, lang),
-                    vw.positional_view(16, 32, EN, "transformer-en-fr", lang),
-                    vw.query_key_view(EN, 1, 1, 0, "bert", lang))
+    views = {lang: (v_beam.beam_view(LONG, "transformer-en-fr", 3, lang), v_rollout.rollout_view(LONG, "bert", None, lang),
+                    v_pos.positional_view(16, 32, EN, "transformer-en-fr", lang),
+                    v_qk.query_key_view(EN, 1, 1, 0, "bert", lang))
              for lang in ("en", "ko")}
     for lang, (beam, ro, pos, qk) in views.items():
         figs = [beam.figure, beam.chosen.grid, beam.chosen.mean, ro.grid, ro.layer.rollout, pos.table, qk.figure]
@@ -1012,7 +1014,7 @@ def test_length_colours_are_the_same_in_both_languages():
     """Korean family names missed the figure's colour table: three models fell back to plotly's palette and
     two shared a colour. Both languages now draw each model in the same colour, one colour per model."""
     def colours(lang):
-        return {t.legendgroup: t.marker.color for t in vw.length_view(lang).figure.data if t.type == "bar"}
+        return {t.legendgroup: t.marker.color for t in v_length.length_view(lang).figure.data if t.type == "bar"}
     en, ko = colours("en"), colours("ko")
     if not en:
         pytest.skip("no model has test.bleu_by_length in its metrics.json")

@@ -1,12 +1,12 @@
 """Beam search: every hypothesis of one search with its log-probability and score, and the attention of
-the one chosen (explorer.views.beam_view, beam_choice)."""
+the one chosen (explorer/views/beam.py: beam_view, beam_choice)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from explorer import i18n
 from explorer import inference as inf
-from explorer import views
+from explorer.views import beam as views
 from ui.components import (BESIDE_MIN_PX, DROPDOWN_MIN_PX, Slider, downloads, example_clicks, first_is_a_sentence,
                            friendly, model_or)
 

@@ -9,7 +9,6 @@ import gradio as gr
 
 from explorer import i18n
 from explorer import inference as inf
-from explorer import views as vw
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,
                            sentence, sliders, validator)
@@ -26,11 +25,11 @@ class Tab:
             gr.Markdown(load_errors_md("bert"))
         names = reg.names("bert")
         self.default = "bert" if "bert" in names else (names[0] if names else None)
-        self.hub = os.environ.get(vw.HUB_ENV) == "1"
+        self.hub = os.environ.get(views.HUB_ENV) == "1"
         self.model = L(gr.Dropdown, "bert.model", names, value=self.default, visible=len(names) > 1 or self.hub)
-        if self.hub:  # a Hub id only (never a local path): see explorer/views/__init__.py load_hub_bert
+        if self.hub:  # a Hub id only (never a local path): see explorer/views/bert.py load_hub_bert
             with gr.Group():
-                L(gr.Markdown, "bert.hub_intro", fields={"cap": vw.hub_max_bytes() // 1_000_000})
+                L(gr.Markdown, "bert.hub_intro", fields={"cap": views.hub_max_bytes() // 1_000_000})
                 with gr.Row():
                     self.repo = L(gr.Textbox, "bert.hub_repo", max_lines=1, scale=3)
                     self.load_btn = L(gr.Button, "bert.hub_load", scale=1)

@@ -1,11 +1,11 @@
 """Contextual vs static: one word's vector in several sentences against its static embedding
-(explorer.views.contextual_view)."""
+(explorer/views/contextual.py: contextual_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from explorer import lab
-from explorer import views
+from explorer.views import contextual as views
 from ui.components import DROPDOWN_MIN_PX, downloads, example_clicks, friendly, keeping_args, run_again
 
 TITLE = "tab.contextual"

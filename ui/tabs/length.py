@@ -1,10 +1,10 @@
 """BLEU by length: the shipped translators' BLEU on held-out sentences bucketed by source length, from
-their metrics files (explorer.views.length_view)."""
+their metrics files (explorer/views/length.py: length_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
-from explorer import views
+from explorer.views import length as views
 from ui.components import Table, downloads, friendly, safe_initial
 
 TITLE = "tab.length"

@@ -1,5 +1,5 @@
 """Train it yourself, live: a toy seq2seq with attention trained in the page for a few seconds, its loss
-and its alignment of a probe sentence drawn as it learns (explorer.live, explorer.views.live_view)."""
+and its alignment of a probe sentence drawn as it learns (explorer.live, explorer/views/live.py)."""
 from __future__ import annotations
 
 import collections
@@ -9,7 +9,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer import live
-from explorer import views
+from explorer.views import live as views
 from explorer.views.seq2seq import SCORE_FUNCTIONS
 from ui.components import Slider, downloads, friendly
 

@@ -1,12 +1,12 @@
 """Positional encoding: the sinusoids of Vaswani et al. (2017, section 3.5) as a table, and how much of a
-sentence's input they are (explorer.views.positional_view)."""
+sentence's input they are (explorer/views/positional.py: positional_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from explorer import i18n
 from explorer import lab
-from explorer import views
+from explorer.views import positional as views
 from ui.components import DROPDOWN_MIN_PX, Slider, downloads, friendly, keeping_args, run_again
 
 TITLE = "tab.positional"

@@ -6,7 +6,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer import inference as inf
-from explorer import views
+from explorer.views import query_key as views
 from explorer.inference import UserError
 from ui.components import (DROPDOWN_MIN_PX, depth, downloads, first_is_a_sentence, friendly, keeping_args,
                            layer_head_sliders, run_again, safe_initial, sliders)

@@ -1,11 +1,11 @@
 """Rollout & entropy: attention rollout through the layers (Abnar & Zuidema 2020) and each head's
-entropy, for a BERT or a Transformer encoder (explorer.views.rollout_view)."""
+entropy, for a BERT or a Transformer encoder (explorer/views/rollout.py: rollout_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from explorer import i18n
-from explorer import views
+from explorer.views import rollout as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
                            model_or)
 

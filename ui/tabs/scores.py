@@ -1,11 +1,11 @@
 """Score functions side by side: one sentence through every seq2seq model, their alignments and mean
-attention entropies (explorer.views.score_functions_view)."""
+attention entropies (explorer/views/scores.py: score_functions_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from explorer import i18n
-from explorer import views
+from explorer.views import scores as views
 from ui.components import downloads, example_clicks, first_is_a_sentence, friendly, keeping_args, run_again
 
 TITLE = "tab.scores"

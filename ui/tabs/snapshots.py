@@ -1,10 +1,10 @@
 """Attention over training: one probe sentence's attention at the checkpoints a training run saved on its
-way (explorer.views.snapshot_view)."""
+way (explorer/views/snapshots.py: snapshot_view)."""
 from __future__ import annotations
 
 import gradio as gr
 
-from explorer import views
+from explorer.views import snapshots as views
 from ui.components import DROPDOWN_MIN_PX, Slider, downloads, friendly, safe_initial
 
 TITLE = "tab.snapshots"

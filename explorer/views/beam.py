@@ -1,0 +1,80 @@
+"""Beam search: its n-best with log-probabilities and length-normalised scores, the prefix tree, and the
+cross attention of the hypothesis chosen.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from explorer import figures as fg
+from explorer import inference as inf
+from explorer import lab_figures as lf
+from explorer.i18n import figure_labels, lab_labels, localized, t
+from explorer.inference import TranslationResult
+from explorer.views import matrix_table, md, notices_md, write_downloads
+
+
+BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]  # English headers, i18n.localized
+
+
+@dataclass(frozen=True)
+class BeamChoice:
+    translation: str
+    grid: go.Figure  # cross attention of the chosen hypothesis, every layer x head
+    mean: go.Figure  # the last layer's cross attention averaged over heads
+    notice: str
+    files: list[str]
+    record: TranslationResult
+
+
+@dataclass(frozen=True)
+class BeamView:
+    table: pd.DataFrame  # rank, translation, log-prob, score, tokens
+    figure: go.Figure  # lab_figures.beam_figure: scores + prefix tree
+    choices: list[tuple[str, int]]  # (label, hypothesis index) for the chooser
+    chosen: BeamChoice  # hypothesis 0 (the best)
+
+
+def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "en") -> BeamChoice:
+    """Recompute the attention trace for hypothesis `chosen` (0 = best) of a beam search."""
+    r = inf.translate(model, text, beam, chosen=chosen)
+    a = r.trace.cross
+    if a is None:
+        p = fg.placeholder(t("view.no_attention_model", lang))
+        grid = mean = p
+        tables = {}
+    else:
+        one = a.shape[:2] == (1, 1)  # an RNN's attention: no layers or heads to average over
+        grid = fg.head_grid(a, r.source_tokens, r.target_tokens,
+                            t("view.hyp_one" if one else "view.hyp_grid", lang, i=r.chosen + 1),
+                            selected=None, labels=figure_labels(lang))
+        m = a[-1].mean(0)  # (T, S)
+        mean = fg.heatmap(m, r.source_tokens, r.target_tokens,
+                          t("view.hyp_one" if one else "view.hyp_mean", lang, i=r.chosen + 1),
+                          x_title=t("fig.source", lang), y_title=t("view.target_produced", lang),
+                          labels=figure_labels(lang))
+        tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
+    files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
+    alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
+    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r)
+
+
+def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
+    """Beam search's ranked hypotheses and the cross attention of the best one."""
+    beam = inf.check_int(beam, "Beam size", 2, inf.MAX_BEAM)
+    best = beam_choice(text, model, beam, 0, lang)
+    hyps = best.record.hypotheses
+    table = pd.DataFrame([[i + 1, h.text, h.logprob, h.score, " ".join(h.tokens)] for i, h in enumerate(hyps)],
+                         columns=BEAM_COLUMNS)
+    table = localized(table, lang)
+    choices = [(f"#{i + 1}  {h.text}  ({t('col.score', lang)} {h.score:.3f}, {t('col.log-prob', lang)} "
+                 f"{h.logprob:.3f})", i) for i, h in enumerate(hyps)]  # ranked by the score
+    return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
+
+
+def translation_models(reg=None) -> list[str]:
+    """Transformers first, then the RNN encoder-decoders."""
+    reg = reg or inf.registry()
+    return reg.names("transformer") + reg.names("seq2seq")

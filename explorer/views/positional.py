@@ -1,0 +1,40 @@
+"""Positional encoding: the sinusoids of Vaswani et al. (2017, section 3.5) and how much of a sentence's
+input they are.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from explorer import figures as fg
+from explorer import lab
+from explorer import lab_figures as lf
+from explorer.i18n import lab_labels, t
+from explorer.views import md, write_downloads
+
+
+@dataclass(frozen=True)
+class PositionalView:
+    table: go.Figure  # PE(pos, i) and PE . PE^T
+    sentence: go.Figure  # cosines before/after adding PE, norms (placeholder without a sentence)
+    text: str
+    files: list[str]
+    record: lab.PositionalResult
+
+
+def positional_view(max_len=64, d_model=128, text: str = "", model: str = "transformer-en-fr",
+                    lang: str = "en") -> PositionalView:
+    r = lab.positional(max_len, d_model, text, model)
+    s = r.sentence
+    if s is None:
+        sent, lead = fg.placeholder(t("pos.no_sentence", lang)), ""
+    else:
+        sent = lf.positional_sentence_figure(s.tokens, s.cos_before, s.cos_after, s.embedding_norm, s.pe_norm,
+                                             lab_labels(lang))
+        lead = t("pos.summary", lang, model=md(s.model), d=s.total.shape[1], e=float(s.embedding_norm.mean()),
+                 p=float(s.pe_norm.mean()))
+    # the table itself is a formula away (and up to 512 x 2048 numbers): the JSON keeps the sentence part
+    record = {"max_len": int(max_len), "d_model": int(d_model), "sentence": s}
+    return PositionalView(lf.positional_figure(r.pe, r.similarity, lab_labels(lang)), sent, lead,
+                          write_downloads("positional", record, {}), r)

@@ -1,0 +1,42 @@
+"""Score functions side by side: one sentence through every seq2seq model (dot, scaled dot, general,
+additive, none; Luong et al. 2015, Bahdanau et al. 2015), their alignments and mean row entropies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from explorer import lab
+from explorer import lab_figures as lf
+from explorer.i18n import lab_labels, localized, t
+from explorer.views import md, notices_md, write_downloads
+
+
+SCORE_COLUMNS = ["model", "score function", "translation", "mean entropy (nats)", "uniform log S (nats)"]  # English headers, i18n.localized
+
+
+@dataclass(frozen=True)
+class ScoreFunctionsView:
+    figure: go.Figure  # one alignment per model in a row, entropy per target row below
+    table: pd.DataFrame  # model, score function, translation, mean entropy, uniform entropy
+    notice: str  # markdown
+    files: list[str]
+    record: lab.ScoreComparison
+
+
+def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
+    """The same sentence through every RNN encoder-decoder (lab.compare_score_functions)."""
+    c = lab.compare_score_functions(text)
+    table = pd.DataFrame([[r.name, r.score, r.translation, None if r.mean_entropy is None else round(r.mean_entropy, 4),
+                           round(r.max_entropy, 4)] for r in c.results], columns=SCORE_COLUMNS)
+    table = localized(table, lang)
+    peaked = [r for r in c.results if r.mean_entropy is not None]
+    lead = []
+    if peaked:
+        best = min(peaked, key=lambda r: r.mean_entropy)
+        lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
+    return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table,
+                              notices_md(c.notices, lead, lang),
+                              write_downloads("score-functions", c, {"mean-entropy": table}), c)
