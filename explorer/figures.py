@@ -45,7 +45,7 @@ SEGMENT_NAMES = "AB"  # BERT segment 0 = sentence A, 1 = sentence B
 # A phone held upright gives a plot ~330 px: the desktop layout (72 px cells, panels side by side) cut
 # its titles, ran level tick labels into each other and squeezed two panels into ~130 px each. A figure
 # therefore also carries its narrow layout (`responsive` below), which the page applies to a plot
-# narrower than NARROW_PX (app.py's PAGE_JS) and takes back when the plot widens again.
+# narrower than NARROW_PX (ui/static/page.js) and takes back when the plot widens again.
 NARROW_PX = 560
 # Side-by-side panels (stacked() below) need more: at 200% zoom on a 1,280 px screen (a 576 px plot) the score
 # functions' five titles ran into each other, the rollout's labels into the panel beside them, the contextual view's
@@ -64,7 +64,7 @@ BAR_COLOUR = "#4338ca"
 # A heatmap of square cells (heatmap() below: meta.colorbarBeside) gives up width at its right, and plotly
 # keeps the colour bar at the plot's right edge, ~700 px from a short sentence's map on a wide screen. This
 # JavaScript function of a drawn plot moves the bar 16 px right of the map; the page runs it after every draw
-# (app.PAGE_JS), and so does the offline HTML download (views.figures_html), where the bar stood at the edge.
+# (ui/static/page.js), and so does the offline HTML download (views.figures_html), where the bar stood at the edge.
 COLORBAR_BESIDE_JS = """gd => {
     const fl = gd._fullLayout, meta = gd.layout && gd.layout.meta, P = window.Plotly;
     if (!P || !fl || !fl.xaxis || !fl._size || !meta || !meta.colorbarBeside) return;
@@ -76,7 +76,7 @@ COLORBAR_BESIDE_JS = """gd => {
   }"""
 
 # The script that writes a heatmap's values into a table only screen readers see, after its plot, run after each
-# draw by the page (app.PAGE_JS) and by the offline figures page of the downloads (views.figures_html). The
+# draw by the page (ui/static/page.js) and by the offline figures page of the downloads (views.figures_html). The
 # trace's meta.table (value_table) names caption, corner, rows and columns; the numbers are the trace's own z,
 # which plotly.js has decoded. Built again only for new data (Gradio 6.31 draws a new figure into a new element
 # and drops the old one's box, tables included). Text is set as text, never as markup.
@@ -531,7 +531,7 @@ def heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], title: str
         title=title, shapes=shapes, font=dict(size=BASE_FONT), height=height(cell, angle),
         # square cells, the map at the left: the x axis gives up width (constrain "domain") instead of running on
         # empty past the last token with its title centred over nothing; the page puts the colour bar beside the map
-        # (meta.colorbarBeside, app.PAGE_JS). The y axis runs top to bottom like the matrix it shows.
+        # (meta.colorbarBeside, ui/static/page.js). The y axis runs top to bottom like the matrix it shows.
         xaxis=dict(_token_axis(xs, x_title, angle, cell), constrain="domain"),
         yaxis=dict(_token_axis(ys, y_title, px=cell), range=[nq - 0.5, -0.5],
                    scaleanchor="x", scaleratio=1, constrain="domain"),

@@ -1,6 +1,6 @@
 """Every string of the app's interface in English and Korean, and the examples of each language.
 
-One dictionary, key -> {"en": ..., "ko": ...}. app.py builds each label, button and
+One dictionary, key -> {"en": ..., "ko": ...}. The tabs (ui/tabs/) build each label, button and
 explanation from `t(key)` in English and registers the component with its key; the language
 switch at the top of the page then sends `t(key, "ko")` (or back) to every registered
 component. Strings that the views compute (a summary line, a status) take their language as
@@ -8,7 +8,7 @@ an argument and use the same dictionary, with str.format fields.
 
 Korean follows the usage of Korean ML courses: 어텐션, 셀프 어텐션, 교차 어텐션, 인코더,
 디코더, 마스크, 헤드, 레이어, 토큰, 임베딩, 빔 서치; paper titles and formulas stay as they are.
-No gradio here (app.py is the only file that imports it).
+No gradio here (only app.py and ui/ import it).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def lang_code(choice) -> str:
 
 STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------------ page
-    "app.warning_head": {  # the head of Gradio's warning toast, which reads "Warning" whatever its title= (app.CSS)
+    "app.warning_head": {  # the head of Gradio's warning toast, which reads "Warning" whatever its title= (style.css)
         "en": "Warning",
         "ko": "경고",
     },
