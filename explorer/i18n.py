@@ -734,8 +734,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "lu.row_attentional": {"en": "6. h~_t = tanh(W_c {concat})", "ko": "6. h~_t = tanh(W_c {concat})"},
     "lu.summary": {"en": "**{model}** ({score}), step {t}: reads **{read}**, puts out **{token}** with p = {p} (rank {rank}); "
                          "the most attended source token is **{src}** (a = {a:.3f}).",
-                   "ko": "**{model}** ({score}), 스텝 {t}: **{read}**을(를) 읽고 **{token}**을(를) 냄, p = {p} "
-                         "(순위 {rank}). 가장 많이 보는 원문 토큰은 **{src}** (a = {a:.3f})."},
+                   "ko": "**{model}** ({score}), 스텝 {t}: 읽은 토큰 **{read}**, 낸 토큰 **{token}**, p = {p} "
+                         "(순위 {rank}). 가장 많이 보는 원문 토큰: **{src}** (a = {a:.3f})."},
     "lu.score_dot": {"en": "dot", "ko": "dot (내적)"},
     "lu.score_scaled_dot": {"en": "scaled dot", "ko": "scaled dot (스케일드 내적)"},
     "lu.score_general": {"en": "general (Multiplicative)", "ko": "general (Multiplicative, 곱셈)"},
