@@ -42,7 +42,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from safetensors.torch import load_file, save_file
+from safetensors.torch import save_file
 
 from models import checkpoint, task_data
 from models.bert import Bert, BertConfig
@@ -237,7 +237,7 @@ def load_task(folder: Path, base: Bert) -> tuple[TaskModel, dict]:
     if not path.is_file():
         raise CheckpointError(f"{path} is missing")
     try:
-        state = load_file(str(path))
+        state = checkpoint.load_file(str(path))  # through checkpoint: tests/test_repo_layout.py watches it
     except Exception as e:  # safetensors raises several types on a corrupt file
         raise CheckpointError(f"{path} is corrupt: {e}") from None
     model = TaskModel(config, shared_encoder(base))
@@ -475,8 +475,9 @@ def encode_train(task: str, tok, train: list, config: FinetuneConfig) -> list[di
     return task_data.encode_qa(tok, train, config.max_len, config.stride)
 
 
-def main(argv=None):
-    from models.train import Trainer, warmup_cosine  # the repo's one trainer (imported here: train imports us)
+def main(argv, Trainer, warmup_cosine):
+    """`python -m models.train finetune ARGS`: models.train owns the one Trainer and its schedules and passes
+    them in (so this module never imports models.train)."""
     t_start = time.time()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse(argv)

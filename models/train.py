@@ -729,8 +729,8 @@ def parse(argv=None):
 
 def main(argv=None):
     if (sys.argv[1:] if argv is None else list(argv))[:1] == ["finetune"]:  # task heads on BERT: models/finetune.py
-        from models import finetune
-        return finetune.main((sys.argv[1:] if argv is None else list(argv))[1:])
+        from models import finetune  # it gets this module's Trainer as an argument: no import back (no cycle)
+        return finetune.main((sys.argv[1:] if argv is None else list(argv))[1:], Trainer, warmup_cosine)
     args = parse(argv)
     torch.manual_seed(args.seed)
     random.seed(args.seed)

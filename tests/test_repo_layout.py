@@ -171,6 +171,9 @@ def files_the_app_loads(monkeypatch) -> set[str]:
         from explorer import inference, live, snapshots
         reg = inference.load_registry(inference.ASSETS)
         assert reg.models and not reg.errors, reg.errors
+        from explorer import pipeline
+        for task in pipeline.PIPELINE_TASKS:  # the fine-tuned tasks load on first use, on the shared BERT
+            pipeline.load(task, reg)
         for name in snapshots.snapshot_models():
             try:
                 snapshots.load_snapshots(name)
