@@ -18,7 +18,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from explorer.figures import (BASE_FONT, NARROW_MATRIX_PX, TITLE_FONT, WORD_START, colorbar, slant_room, stacked,
-                               tick_font, value_table, whole_dtick, x_angle)
+                               tick_font, token_heatmap, value_table, whole_dtick, x_angle)
 
 BLUES = "Blues"
 SMALL_TICK_FONT = 12  # the score-functions view's five small maps
@@ -144,8 +144,8 @@ def _heat(z, x_tokens, y_tokens, zmin=None, zmax=None, colorscale=BLUES, showsca
              for i in range(z.shape[0])]
     colours = ({"coloraxis": coloraxis} if coloraxis else
                {"zmin": zmin, "zmax": zmax, "colorscale": colorscale, "showscale": showscale})
-    return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), hovertext=hover, hoverinfo="text",
-                      name=name, meta=value_table(caption, y_tokens, x_tokens, corner), **colours)
+    return go.Heatmap(token_heatmap(z, x_tokens, y_tokens, caption=caption, corner=corner,
+                                    hover={"hovertext": hover, "hoverinfo": "text"}, name=name, **colours))
 
 
 def _empty(message: str) -> go.Figure:

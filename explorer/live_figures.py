@@ -13,7 +13,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked, value_table, whole_dtick
+from explorer.figures import LABELLED_TOP, WORD_START, slant_room, stacked, token_heatmap, whole_dtick
 
 COLORSCALE = "Blues"
 
@@ -48,12 +48,11 @@ def alignment_heatmap(attn: np.ndarray, source_tokens, target_tokens, title: str
     T, S = attn.shape
     # positions first, as every other heatmap's hover ("#2 suis → #1 am"): a repeated word stays apart
     hover = np.array([[f"#{t} {tgt[t]} → #{s} {src[s]}" for s in range(S)] for t in range(T)], dtype=object)
-    fig = go.Figure(go.Heatmap(
-        z=attn, x=list(range(S)), y=list(range(T)), zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
-        customdata=hover, hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
-        meta=value_table(title or raw["weight"], target_tokens, source_tokens, f"{raw['target']} / {raw['source']}",
-                         digits=3),
-        colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12)))  # on top it sat on the "1"
+    fig = go.Figure([token_heatmap(
+        attn, source_tokens, target_tokens, caption=title or raw["weight"], corner=f"{raw['target']} / {raw['source']}",
+        hover={"customdata": hover, "hovertemplate": "%{customdata}: %{z:.3f}<extra></extra>"}, digits=3,
+        zmin=0.0, zmax=1.0, colorscale=COLORSCALE,
+        colorbar=dict(title=dict(text=w["weight"], side="right"), thickness=12))])  # on top it sat on the "1"
     head = dict(text=html.escape(title))
     if any(WORD_START in str(t) for t in (*source_tokens, *target_tokens)):  # say once what "▁" means
         head["subtitle"] = dict(text=w["word_start"])
