@@ -31,8 +31,9 @@ import torch
 import torch.nn.functional as F
 
 from explorer.choices import encode_target
-from explorer.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, clean_text,
-                                encode_source, registry, translate)
+from explorer.generate import encode_prompt
+from explorer.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, encode_source,
+                                registry, translate)
 from models.attention import causal_mask
 from models.tokenizers import special_ids
 
@@ -396,13 +397,9 @@ def inside_layer(name: str, text: str, layer: int = 0, token: int = 0, stack: st
         raise UserError(f"Stack must be one of {', '.join(STACKS)} (got {stack!r}).", "bad_stack", stack=str(stack))
     memory = None
     src_tokens: list[str] = []
-    if c.arch == "gpt":  # a decoder-only model reads the text itself, no special tokens
-        if stack != "decoder":
-            stack = "decoder"
-        a, notices = clean_text(text)
-        ids = tok.encode(a, add_special_tokens=False).ids[: c.max_len]
-        if not ids:
-            raise UserError("The sentence has no tokens the model knows.", "no_known_tokens")
+    if c.arch == "gpt":  # a decoder-only model: the text as the GPT tab reads a prompt ([CLS] first)
+        stack = "decoder"
+        _, ids, notices = encode_prompt(ckpt, text)
         states = gpt_states(model, torch.tensor([ids]))
         tokens = _pieces(tok, ids)
         layer = check_int(layer, "Layer", 0, c.n_layers - 1)

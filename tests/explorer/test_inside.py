@@ -247,3 +247,21 @@ def test_a_models_gpt_block_equals_its_forward():
             assert np.isneginf(steps[0].scores[:, token + 1:]).all()
     with torch.inference_mode():
         close(inside._final(m.ln_f, ys), m.ln_f(xs[-1])[0])
+
+
+@pytest.mark.skipif(not (ASSETS / "gpt" / "config.json").is_file(), reason="no shipped GPT under assets/")
+def test_the_shipped_gpt_layer_equals_its_forward(reg):
+    ckpt = reg.get("gpt")
+    model = ckpt.model
+    for layer in (0, ckpt.config.n_layers - 1):
+        r = inside.inside_layer("gpt", "the students opened their", layer=layer, token=3, reg=reg)
+        assert r.stack == "decoder" and r.tokens[0] == "[CLS]" and r.pre_ln
+        ids = torch.tensor([[ckpt.tokenizer.token_to_id(t) for t in r.tokens]])
+        xs = inside.gpt_states(model, ids)
+        with torch.inference_mode():
+            trace = model(ids, need_weights=True).trace
+        close(r.next_inputs, xs[layer + 1][0])
+        close(r.steps[0].probs, trace.dec_self[0, layer, :, 3])
+        assert (r.steps[0].probs[:, 4:] == 0).all()
+    with torch.inference_mode():
+        close(r.final, model.ln_f(xs[-1])[0, 3])  # the last layer: after ln_f, what the LM head reads
