@@ -18,7 +18,7 @@ What the layer (`RequestLimits`) does, before Gradio parses anything:
 * a "heavy" event (one of `Limits.heavy`, the concurrency groups that run a model) is admitted only while the
   same session has no other event of that function waiting or running (the page never sends one: a button
   waits for its event, a slider sends only its last value), at most `per_session` heavy events in all (a
-  language switch redraws 5 views at once) and, behind the proxy, `per_address` per client address; else 429.
+  language switch redraws every view at once) and, behind the proxy, `per_address` per client address; else 429.
 
 What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" past it), the default
 concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
@@ -50,12 +50,14 @@ class Limits:
     queue_max_size: int = 64  # events waiting in all queues; past it Gradio answers "busy" (503)
     concurrency: int = 2  # default_concurrency_limit: 2 vCPUs, one torch thread per request
     heavy: tuple[str, ...] = ("models", "live-training", "hub-load")  # concurrency groups that run a model
-    per_session: int = 8  # heavy events waiting or running for one session (at most one per function)
-    per_address: int = 16  # the same for one client address (only behind a trusted proxy)
+    # A language switch sends every view's redraw at once (26 events, 11 of them heavy, in the app of 28 Nov):
+    # the caps and the burst leave room for that (tests/ui/test_page_limits.py counts them in the app).
+    per_session: int = 32  # heavy events waiting or running for one session (at most one per function)
+    per_address: int = 64  # the same for one client address (only behind a trusted proxy)
     rate: float = 5.0  # joins per second per session, sustained ...
-    burst: int = 30  # ... after a burst this size (a language switch sends ~14 events at once)
-    address_rate: float = 20.0  # the same per client address behind the proxy
-    address_burst: int = 120
+    burst: int = 60  # ... after a burst this size
+    address_rate: float = 40.0  # the same per client address behind the proxy
+    address_burst: int = 240
     trust_proxy: bool | None = None  # read X-Forwarded-For; None: only on a Hugging Face Space (SPACE_ID set)
     max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
 
