@@ -421,6 +421,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "view.target_produced": {"en": "target (produced)", "ko": "타깃 (생성)"},
     "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
     "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
+    # the API's one figure (/translate, /fill_mask, /nsp): the last layer's attention, averaged over its heads
+    "api.cross_mean": {"en": "{model}: cross attention, layer {l}, mean of {h} heads",
+                       "ko": "{model}: 인코더-디코더 어텐션, 레이어 {l}, 헤드 {h}개 평균"},
+    "api.bert_mean": {"en": "BERT: self-attention, layer {l}, mean of {h} heads",
+                      "ko": "BERT: 셀프 어텐션, 레이어 {l}, 헤드 {h}개 평균"},
+    "api.target": {"en": "target", "ko": "타깃"},
     # ------------------------------------------------------------------ words inside the lab's figures
     # (explorer.lab_figures.LABELS: every "lab.*" key is one of them)
     "lab.no_model": {"en": "No model to compare.", "ko": "비교할 모델이 없습니다."},

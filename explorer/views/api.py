@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer import inference as inf
+from explorer.i18n import t
 from explorer.inference import BertResult, TranslationResult
 from explorer.views.seq2seq import alignment
 
@@ -22,8 +23,8 @@ def cross_overview(r: TranslationResult) -> go.Figure:
     if a is None or a.shape[:2] == (1, 1):
         return alignment(r)
     L, H = a.shape[:2]
-    return fg.heatmap(a[-1].mean(0), r.source_tokens, r.target_tokens,
-                      f"{r.model}: cross attention, layer {L}, mean of {H} heads", x_title="source", y_title="target")
+    return fg.heatmap(a[-1].mean(0), r.source_tokens, r.target_tokens, t("api.cross_mean", model=r.model, l=L, h=H),
+                      x_title=t("fig.source"), y_title=t("api.target"))
 
 
 def bert_overview(r: BertResult) -> go.Figure:
@@ -33,8 +34,7 @@ def bert_overview(r: BertResult) -> go.Figure:
     at 12 words (bench/latency.py; README, "Performance")."""
     a = r.trace.enc_self
     L, H = a.shape[:2]
-    return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, f"BERT: self-attention, layer {L}, mean of {H} heads",
-                      segments=r.segments)
+    return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, t("api.bert_mean", l=L, h=H), segments=r.segments)
 
 
 API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for inputs up to this many tokens
