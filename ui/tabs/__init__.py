@@ -38,6 +38,10 @@ Adding a tab is one new module here plus one line in app.py's TABS:
     # app.py
     TABS = [..., gpt, ...]                            # or inside a Group("tab.inside", [...]) of sub-tabs
 
+Besides the module: its composition in explorer/views/<tab>.py (gradio-free), its strings in
+explorer/i18n.py (en and ko), and its tests in tests/ui/test_<tab>.py (the handlers, outputs read by
+component: `out[tab.figure]`) and tests/explorer/test_<tab>.py (the view's numbers against the record).
+
 A tab module defines
 - `TITLE`: the i18n key of the tab's label (English and Korean in explorer/i18n.py, as every string).
 - `Tab(page)`: lays the tab out and wires its events and its language redraw. It keeps as attributes
