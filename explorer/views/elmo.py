@@ -22,6 +22,7 @@ LAYER_COLUMNS = ["layer", "weight s_j", "cosine 1·2"]
 class ElmoView:
     summary: str
     figure: go.Figure
+    vectors: go.Figure  # the word's vector at every layer in sentence 1, and ELMo_k
     table: pd.DataFrame
     files: list[str]
     record: elmo.ElmoResult
@@ -49,9 +50,13 @@ def elmo_view(word: str, sentences: str = "", weights: str = "", gamma=1.0, norm
     mix = float(r.similarity[0, 1])
     fig = fi.elmo_layers(names, r.s, per_layer, mix,
                          [t("el.s"), t("el.cos_layer"), t("el.cos_mix"), t("el.figure", word=r.word, model=r.model)])
+    h = elmo.elmo_mix(r.layers[0][:, None, :], np.ones(1), 1.0, r.normalized)  # (L + 1, d) as mixed
+    vectors = fi.vector_rows(list(h) + [r.mixed[0]], names + ["ELMo = γ Σ_j s_j h_j"],
+                             t("el.vectors", word=r.word, sentence=r.sentences[0][:60]), t("il.dimension"),
+                             t("il.norm"))
     lo, hi = int(np.argmin(per_layer)), int(np.argmax(per_layer))
     summary = t("el.summary", mix=mix, lo=float(per_layer[lo]), lo_layer=names[lo], hi=float(per_layer[hi]),
                 hi_layer=names[hi])
     table = pd.DataFrame({"layer": names, "weight s_j": r.s, "cosine 1·2": per_layer})
-    files = write_downloads(f"{r.model}-elmo", r, {"layers": table}, {"elmo": fig}, lang)
-    return ElmoView(notices_md(r.notices, [summary], lang), fig, i18n.localized(table, lang), files, r)
+    files = write_downloads(f"{r.model}-elmo", r, {"layers": table}, {"elmo": fig, "vectors": vectors}, lang)
+    return ElmoView(notices_md(r.notices, [summary], lang), fig, vectors, i18n.localized(table, lang), files, r)

@@ -55,3 +55,13 @@ def test_elmo_errors(reg):
         elmo.elmo("bank", gamma=0, reg=reg)
     with pytest.raises(UserError):
         elmo.elmo("bank", weights=[1, 1], reg=reg)
+
+
+@have_assets
+def test_the_view_draws_each_layers_vector_and_the_mix(reg):
+    from explorer.views import elmo as ve
+    v = ve.elmo_view("bank", weights="0 0 0 0 0 0 0 0 0 0 0 1 1", gamma=2.0, normalize=False)
+    z = np.array(v.vectors.data[0].z)[::-1]  # rows drawn bottom-up
+    assert np.allclose(z[:-1], v.record.layers[0]) and np.allclose(z[-1], v.record.mixed[0])
+    assert np.allclose(z[-1], 2.0 * 0.5 * (v.record.layers[0, 11] + v.record.layers[0, 12]))
+    assert list(v.table["weight s_j"])[-2:] == [0.5, 0.5]

@@ -27,11 +27,12 @@ class Tab:
         self.run_btn = L(gr.Button, "el.run", variant="primary")
         self.summary = gr.Markdown()
         self.figure = L(gr.Plot, "el.plot")
+        self.vectors = L(gr.Plot, "el.plot_vectors")
         self.table = L.table("el.table", views.LAYER_COLUMNS)
         self.files = downloads(L)
         self.last = gr.State(None)
         inputs = [self.word, self.sentences, self.weights, self.gamma, self.normalize, self.model, page.lang]
-        out = [self.summary, self.figure, self.table, self.files]
+        out = [self.summary, self.figure, self.vectors, self.table, self.files]
         gr.on([self.run_btn.click, self.word.submit, self.weights.submit], keeping_args(self.show, self.last), inputs,
               out + [self.last], concurrency_id="models", api_visibility="private")
         self.relabel = run_again(self.show)
@@ -41,4 +42,5 @@ class Tab:
     def show(self, word, sentences, weights, gamma, normalize, model, lang="en"):
         v = views.elmo_view(word, sentences, weights, 1.0 if gamma is None else gamma, bool(normalize),
                             None if model in (None, "", "auto") else model, lang)
-        return {self.summary: v.summary, self.figure: v.figure, self.table: v.table, self.files: v.files}
+        return {self.summary: v.summary, self.figure: v.figure, self.vectors: v.vectors, self.table: v.table,
+                self.files: v.files}
