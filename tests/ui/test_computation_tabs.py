@@ -76,3 +76,14 @@ def test_the_translate_api_reads_a_typed_target():
     assert np.asarray(fig.data[0].z).shape == (len(rec["target_tokens"]), len(rec["source_tokens"]))
     plain = api.translate_api("I am a student.", "transformer-en-fr", 1, "")
     assert "forced" not in plain[2] and plain[0] == "Je suis étudiant."
+
+
+def test_choosing_a_model_sets_the_inside_tabs_depth_and_stack(tabs):
+    tab = tabs["inside"]
+    out = tab.model_changed("bert")
+    assert out[tab.layer].maximum == 12 and out[tab.stack].value == "encoder" and out[tab.stack].interactive is False
+    out = tab.model_changed("transformer-en-fr")
+    assert out[tab.layer].maximum == 3 and out[tab.stack].interactive is True
+    if "gpt" in registry().models:
+        out = tab.model_changed("gpt")
+        assert out[tab.stack].value == "decoder" and out[tab.layer].maximum == registry().get("gpt").config.n_layers
