@@ -9,10 +9,12 @@ last layer sits on [CLS]/[SEP] before and after.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as `python bench/...`
 from explorer.views import finetune as views
 from models import task_data
 
