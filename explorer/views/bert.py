@@ -71,7 +71,8 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
         return BertView(pd.DataFrame(), "", pd.DataFrame(), p, p, "", p, p, [], None, 1, 1)
     a = r.trace.enc_self
     l, h = pick(a, layer, head)
-    tokens = pd.DataFrame(zip(range(len(r.tokens)), r.tokens, [segment_name(s) for s in r.segments]), columns=TOKEN_COLUMNS)
+    tokens = pd.DataFrame(zip(range(len(r.tokens)), r.tokens, [segment_name(s) for s in r.segments]),
+                          columns=TOKEN_COLUMNS)
     masks = pd.DataFrame([[f"#{i + 1}", m.index, k + 1, p.token, p.probability]
                           for i, m in enumerate(r.masks) for k, p in enumerate(m.predictions)], columns=MASK_COLUMNS)
     tokens, masks = i18n.localized(tokens, lang), i18n.localized(masks, lang)

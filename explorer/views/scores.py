@@ -14,7 +14,8 @@ from explorer.i18n import lab_labels, localized, t
 from explorer.views import md, notices_md, write_downloads
 
 
-SCORE_COLUMNS = ["model", "score function", "translation", "mean entropy (nats)", "uniform log S (nats)"]  # English headers, i18n.localized
+# English headers (i18n.localized)
+SCORE_COLUMNS = ["model", "score function", "translation", "mean entropy (nats)", "uniform log S (nats)"]
 
 
 @dataclass(frozen=True)

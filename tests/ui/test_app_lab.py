@@ -201,7 +201,8 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     assert inf.registry().get("bert").config.qk_norm and r.qk_norm and "QK-LayerNorm" in v.text
     far = v_qk.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
-    shown = TABS["query_key"].show(text, "bert", 2, 3, 4, "en")[TABS["query_key"].table]  # on screen: 6 decimals, where both columns agree
+    QK = TABS["query_key"]
+    shown = QK.show(text, "bert", 2, 3, 4, "en")[QK.table]  # on screen: 6 decimals, where both columns agree
     np.testing.assert_array_equal(shown["softmax"], v.table["softmax"].round(6))
     assert (shown["softmax"] - shown["model attention"]).abs().max() <= 1.01e-6
     n_layers = inf.registry().get("bert").config.n_layers
@@ -237,7 +238,8 @@ def test_rollout_runs_again_through_another_model_and_its_layers():
     record, slider = ko[R.record], ko[R.layer]
     n = inf.registry().get("transformer-ko-en").config.n_layers
     assert record.rollout.shape[0] == n and slider.maximum == max(n, 2) and slider.value == n
-    np.testing.assert_array_equal(z(ko[R.rollout]), z(R.run("나는 학생 입니다", "transformer-ko-en", n, "en")[R.rollout]))
+    again = R.run("나는 학생 입니다", "transformer-ko-en", n, "en")
+    np.testing.assert_array_equal(z(ko[R.rollout]), z(again[R.rollout]))
     runs = [f for f in app.demo.fns.values() if handler_name(f.fn) == "rollout.run_model"]
     events = {(type(app.demo.blocks[b]).__name__, e) for f in runs for b, e in f.targets if b is not None}
     assert events == {("Dropdown", "input")}  # a model picked by hand ...

@@ -61,7 +61,8 @@ class Tab:
         # One training at a time, in its own queue: other views keep their own slots (the app's
         # default_concurrency_limit). Stop cancels the event; Gradio also closes the generator when the page
         # goes away, and live.MAX_SECONDS caps it.
-        run = gr.on([self.start.click, self.probe.submit], self.train, [self.seconds, self.score, self.probe, page.lang],
+        run = gr.on([self.start.click, self.probe.submit], self.train,
+                    [self.seconds, self.score, self.probe, page.lang],
                     [self.loss, self.alignment, self.translation, self.status, self.files, self.last, self.stopped],
                     concurrency_limit=1, concurrency_id="live-training", api_visibility="private")
         self.stop_btn.click(self.stop, [self.last, page.lang], [self.status, self.stopped, self.files], cancels=[run],

@@ -65,6 +65,7 @@ class Tab:
         m = views.snapshot_meta(model)
         return {self.probe: gr.Dropdown(choices=m.probes, value=0),
                 self.k: gr.Slider(1, max(m.n_snapshots, 2), step=1, value=m.n_snapshots),
+                # a one-layer model has no layer to choose (it read 1–2)
                 self.layer: gr.Slider(1, max(m.n_layers, 2), step=1, value=m.n_layers, interactive=m.n_layers > 1,
-                                      visible=m.n_layers > 1),  # a one-layer model has no layer to choose (it read 1–2)
+                                      visible=m.n_layers > 1),
                 **self.show(model, 0, m.n_snapshots, m.n_layers, lang)}
