@@ -22,7 +22,7 @@ class Tab:
             self.step = L(Slider, "lu.step", 0, 20, value=0, step=1)
             self.top_k = L(Slider, "lu.top_k", 1, 20, value=5, step=1)
         self.text = L(gr.Textbox, "common.sentence", i18n.DEFAULT_INPUTS["sentences"][0], max_lines=3)
-        self.target = L(gr.Textbox, "il.target", "", max_lines=2)
+        self.target = L(gr.Textbox, "ch.target", "", max_lines=2)
         self.run_btn = L(gr.Button, "lu.run", variant="primary")
         self.summary = gr.Markdown()
         self.steps = L(gr.Plot, "lu.plot_steps")
