@@ -6,8 +6,11 @@ switch at the top of the page then sends `t(key, "ko")` (or back) to every regis
 component. Strings that the views compute (a summary line, a status) take their language as
 an argument and use the same dictionary, with str.format fields.
 
-Korean follows the usage of Korean ML courses: 어텐션, 셀프 어텐션, 교차 어텐션, 인코더,
-디코더, 마스크, 헤드, 레이어, 토큰, 임베딩, 빔 서치; paper titles and formulas stay as they are.
+Korean uses the course lectures' terms: 어텐션, 셀프 어텐션, 인코더-디코더 어텐션 (Encoder-Decoder
+Attention; not 교차 어텐션), 멀티 헤드 어텐션 (Multi-Head Attention), 포지셔널 인코딩 (Positional
+Encoding; 위치 인코딩 in parentheses where it helps), Multiplicative (general) and Bahdanau (additive)
+attention, scores explained as 유사도 (similarity), 얼라인먼트 for alignment (정렬 reads as "sorting"),
+인코더, 디코더, 마스크, 헤드, 레이어, 토큰, 임베딩, 빔 서치; paper titles and formulas stay as they are.
 No gradio here (only app.py and ui/ import it).
 """
 from __future__ import annotations
@@ -56,7 +59,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.download_record": {"en": "Download: the record (JSON)", "ko": "다운로드: 기록 (JSON)"},
     # ------------------------------------------------------------------ tabs
     "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
-    "tab.scores": {"en": "Score functions", "ko": "점수 함수 비교"},
+    "tab.scores": {"en": "Score functions", "ko": "점수(유사도) 함수 비교"},
     "tab.transformer": {"en": "Transformer", "ko": "트랜스포머"},
     "tab.beam": {"en": "Beam search", "ko": "빔 서치"},
     "tab.bert": {"en": "BERT", "ko": "BERT"},
@@ -64,7 +67,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "tab.rollout": {"en": "Rollout & entropy", "ko": "롤아웃과 엔트로피"},
     "tab.qk": {"en": "Query · key", "ko": "쿼리 · 키"},
     "tab.contextual": {"en": "Contextual vs static", "ko": "문맥 임베딩 vs 정적 임베딩"},
-    "tab.positional": {"en": "Positional encoding", "ko": "위치 인코딩"},
+    "tab.positional": {"en": "Positional encoding", "ko": "포지셔널 인코딩"},
     "tab.training": {"en": "Training", "ko": "학습 과정"},
     "tab.snapshots": {"en": "Attention over training", "ko": "학습에 따른 어텐션 변화"},
     "tab.live": {"en": "Train it yourself, live", "ko": "직접 학습시키기 (실시간)"},
@@ -72,46 +75,46 @@ STRINGS: dict[str, dict[str, str]] = {
     "tab.models": {"en": "Models", "ko": "모델 목록"},
     "tab.enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
     "tab.dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
-    "tab.cross": {"en": "Cross attention", "ko": "교차 어텐션"},
+    "tab.cross": {"en": "Encoder-Decoder Attention", "ko": "인코더-디코더 어텐션"},
     # ------------------------------------------------------------------ seq2seq
     "s2s.intro": {
         "en": "An RNN encoder-decoder (English → French). Pick how the decoder scores each source state; the "
               "alignment shows, for every produced token (row), the attention over the source (columns). "
               "'I am a student.' should come out as 'je suis étudiant'.",
-        "ko": "RNN 인코더-디코더(영어 → 프랑스어)입니다. 디코더가 각 소스 상태에 점수를 매기는 방식(점수 함수)을 "
-              "고르세요. 정렬 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
+        "ko": "RNN 인코더-디코더(영어 → 프랑스어)입니다. 디코더가 각 소스 상태와의 유사도를 점수로 매기는 방식(점수 함수)을 "
+              "고르세요. 얼라인먼트(alignment) 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
               "토큰에 준 어텐션 가중치입니다. 'I am a student.'는 'je suis étudiant'로 번역되어야 합니다. "
               "모델이 영어 문장을 읽으므로 예시도 영어입니다.",
     },
     "s2s.none_choice": {"en": "none (no attention)", "ko": "없음 (어텐션 없음)"},
-    "s2s.score": {"en": "Score function", "ko": "점수 함수"},
+    "s2s.score": {"en": "Score function", "ko": "점수(유사도) 함수"},
     "s2s.text": {"en": "English sentence", "ko": "영어 문장"},
-    "s2s.align": {"en": "Alignment (target × source)", "ko": "정렬 (타깃 × 소스)"},
+    "s2s.align": {"en": "Alignment (target × source)", "ko": "얼라인먼트 (타깃 × 소스)"},
     "s2s.step": {"en": "Decoding step", "ko": "디코딩 단계"},
     "s2s.bars": {"en": "Attention at this step", "ko": "이 단계의 어텐션"},
     "s2s.files": {"en": "Downloads: record JSON, alignment CSV, alignment figure HTML (every step)",
-                  "ko": "다운로드: 기록 JSON, 정렬 CSV, 정렬 그림 HTML (모든 단계)"},
+                  "ko": "다운로드: 기록 JSON, 얼라인먼트 CSV, 얼라인먼트 그림 HTML (모든 단계)"},
     # ------------------------------------------------------------------ score functions
     "sf.intro": {
-        "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh "
-              "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
-              "(Bahdanau et al. 2015) and **none**, the fixed-vector bottleneck (Sutskever et al. 2014). In dot, "
+        "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh, "
+              "Multiplicative attention (Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h), "
+              "Bahdanau attention (Bahdanau et al. 2015) and **none**, the fixed-vector bottleneck (Sutskever et al. 2014). In dot, "
               "general and scaled dot, s is the decoder's current state hₜ (Luong); in additive it is the previous "
               "state sₜ₋₁ and the context vector feeds the LSTM (Bahdanau), so the models differ in more than the "
               "score. The four attention models have a bidirectional encoder; none reads the source reversed with "
               "a one-way encoder, as Sutskever et al. did. Below the alignments: the entropy of every attention row "
               "in nats; 0 means all weight on one source token, log S means spread evenly over all S of them.",
-        "ko": "같은 영어 문장을 다섯 가지 RNN 인코더-디코더에 넣어 봅니다: **dot** sᵀh와 **general** sᵀWh "
-              "(Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h) "
-              "(Bahdanau et al. 2015), 그리고 어텐션 없이 고정 크기 벡터 하나만 쓰는 **none** (Sutskever et al. "
+        "ko": "같은 영어 문장을 다섯 가지 RNN 인코더-디코더에 넣어 봅니다: **dot** sᵀh와 **general** sᵀWh, 곧 "
+              "Multiplicative(곱셈) 어텐션 (Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h), 곧 "
+              "Bahdanau(덧셈, additive) 어텐션 (Bahdanau et al. 2015), 그리고 어텐션 없이 고정 크기 벡터 하나만 쓰는 **none** (Sutskever et al. "
               "2014). dot·general·scaled dot에서 s는 디코더의 현재 상태 hₜ이고(Luong), additive에서는 이전 상태 "
-              "sₜ₋₁이며 컨텍스트 벡터가 LSTM 입력으로 들어갑니다(Bahdanau). 따라서 모델들은 점수 함수만 다른 것이 "
-              "아닙니다. 어텐션이 있는 네 모델은 양방향 인코더를 쓰고, none은 Sutskever et al.처럼 단방향 인코더로 "
-              "소스를 거꾸로 읽습니다. 정렬 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
+              "sₜ₋₁이며 컨텍스트 벡터가 LSTM 입력으로 들어갑니다(Bahdanau). 점수는 디코더 상태와 각 소스 상태가 얼마나 비슷한지(유사도)를 잽니다. "
+              "따라서 모델들은 점수 함수만 다른 것이 아닙니다. 어텐션이 있는 네 모델은 양방향 인코더를 쓰고, none은 Sutskever et al.처럼 단방향 인코더로 "
+              "소스를 거꾸로 읽습니다. 얼라인먼트 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
               "모든 가중치가 몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
     },
     "sf.run": {"en": "Compare", "ko": "비교하기"},
-    "sf.figure": {"en": "Alignments and entropy per row", "ko": "정렬과 행별 엔트로피"},
+    "sf.figure": {"en": "Alignments and entropy per row", "ko": "얼라인먼트와 행별 엔트로피"},
     "sf.table": {"en": "Translation and mean attention entropy per model", "ko": "모델별 번역과 평균 어텐션 엔트로피"},
     "sf.summary": {
         "en": "Most peaked attention: **{model}** (mean row entropy {h:.2f} nats; uniform would be {u:.2f}).",
@@ -119,14 +122,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ------------------------------------------------------------------ Transformer
     "tr.intro": {
-        "en": "Encoder self-attention, the decoder's masked self-attention and cross attention, every layer and "
-              "head at a glance; pick one to see it large. Greedy search is beam size 1.",
-        "ko": "인코더 셀프 어텐션, 디코더의 마스크드 셀프 어텐션, 교차 어텐션을 모든 레이어와 헤드에 걸쳐 한눈에 "
+        "en": "Encoder self-attention (Multi-Head Attention), the decoder's masked self-attention (Masked Multi-Head "
+              "Attention) and Encoder-Decoder Attention (cross attention), every layer and head at a glance; pick "
+              "one to see it large. Greedy search is beam size 1.",
+        "ko": "인코더 셀프 어텐션(멀티 헤드 어텐션), 디코더의 마스크드 셀프 어텐션(마스크드 멀티 헤드 어텐션), "
+              "인코더-디코더 어텐션(교차 어텐션)을 모든 레이어와 헤드에 걸쳐 한눈에 "
               "봅니다. 레이어와 헤드를 고르면 크게 볼 수 있습니다. 빔 크기 1은 그리디 디코딩입니다.",
     },
     "tr.beam": {"en": "Beam size (1 = greedy)", "ko": "빔 크기 (1 = 그리디)"},
     "tr.hyps": {"en": "Hypotheses (best first)", "ko": "번역 후보 (점수 높은 순)"},
-    "tr.scores": {"en": "Selected head: scores before and after softmax", "ko": "선택한 헤드: 소프트맥스 전후의 점수"},
+    "tr.scores": {"en": "Selected head: scores before and after softmax", "ko": "선택한 헤드: 소프트맥스 전후의 점수(유사도)"},
     "tr.files": {"en": "Downloads: record JSON, selected matrices CSV, figures HTML",
                  "ko": "다운로드: 기록 JSON, 선택한 행렬 CSV, 그림 HTML"},
     # ------------------------------------------------------------------ beam search
@@ -134,12 +139,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Beam search keeps the N best partial translations at every step and ranks the finished ones by "
               "log-probability divided by a length penalty (Wu et al. 2016) with each model's own α, chosen on its "
               "validation split (shown under the translation). The table lists them best "
-              "first with their summed log-probability; choose one to see the cross attention that produced it "
+              "first with their summed log-probability; choose one to see the Encoder-Decoder Attention that produced it "
               "(the model is run again, teacher-forced on that hypothesis).",
         "ko": "빔 서치는 매 단계마다 가장 좋은 N개의 부분 번역을 남기고, 완성된 번역을 길이 페널티(Wu et al. "
               "2016; α는 모델마다 검증 데이터로 고른 값이며 번역 아래에 표시됩니다)로 나눈 로그 확률로 "
               "순위를 매깁니다. 표는 번역 후보들을 점수 높은 순으로, 로그 확률의 합과 함께 "
-              "보여 줍니다. 번역 후보를 고르면 그 번역을 만들 때의 교차 어텐션을 볼 수 있습니다"
+              "보여 줍니다. 번역 후보를 고르면 그 번역을 만들 때의 인코더-디코더 어텐션을 볼 수 있습니다"
               "(그 후보를 디코더 입력으로 모델을 다시 실행합니다).",
     },
     "beam.alpha": {"en": "Length penalty of {model}: α = {alpha:.1f} (chosen on its validation split; score = "
@@ -151,8 +156,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "beam.table": {"en": "Hypotheses with log-probabilities", "ko": "번역 후보와 로그 확률"},
     "beam.figure": {"en": "Scores and prefix tree", "ko": "점수와 접두사 트리"},
     "beam.choose": {"en": "Show the attention of hypothesis", "ko": "어텐션을 볼 번역 후보"},
-    "beam.grid": {"en": "Cross attention of the chosen hypothesis, all layers × heads (an RNN has one of each)",
-                  "ko": "선택한 번역 후보의 교차 어텐션 (모든 레이어 × 헤드, RNN은 하나씩)"},
+    "beam.grid": {"en": "Encoder-Decoder Attention of the chosen hypothesis, all layers × heads (an RNN has one of each)",
+                  "ko": "선택한 번역 후보의 인코더-디코더 어텐션 (모든 레이어 × 헤드, RNN은 하나씩)"},
     "beam.mean": {"en": "Last layer, mean over heads (an RNN: its one map)",
                   "ko": "마지막 레이어, 헤드 평균 (RNN은 그 하나의 맵)"},
     # ------------------------------------------------------------------ BERT
@@ -217,7 +222,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "qk.query": {"en": "Query token", "ko": "쿼리 토큰"},
     "qk.run": {"en": "Show", "ko": "보기"},
-    "qk.figure": {"en": "Query, keys, scores and softmax", "ko": "쿼리, 키, 점수와 소프트맥스"},
+    "qk.figure": {"en": "Query, keys, scores and softmax", "ko": "쿼리, 키, 점수(유사도)와 소프트맥스"},
     "qk.table": {"en": "Terms per key", "ko": "키별 점수와 가중치"},
     "qk.summary": {
         "en": "Layer {layer}, head {head}: the query **{q}** attends most to **{k}** ({p:.3f}); d_k = {d}.",
@@ -276,9 +281,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). The dot product of two positions "
               "depends only on their distance. With a sentence: what adding the model's table does to its token "
               "embeddings (scaled by √d_model, sec. 3.4).",
-        "ko": "Vaswani et al. 2017(3.5절)의 사인파 위치 인코딩: PE(pos, 2i) = sin(pos / 10000^(2i/d)), "
+        "ko": "Vaswani et al. 2017(3.5절)의 사인파 포지셔널 인코딩(Positional Encoding, 위치 인코딩): PE(pos, 2i) = sin(pos / 10000^(2i/d)), "
               "PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). 두 위치의 내적은 위치 사이의 거리에만 의존합니다. 문장을 "
-              "넣으면 모델의 위치 인코딩을 더했을 때 토큰 임베딩(√d_model 배, 3.4절)이 어떻게 달라지는지 보여 줍니다.",
+              "넣으면 모델의 포지셔널 인코딩을 더했을 때 토큰 임베딩(√d_model 배, 3.4절)이 어떻게 달라지는지 보여 줍니다.",
     },
     "pos.max_len": {"en": "Positions in the PE table", "ko": "PE 표의 위치 개수"},
     "pos.d_model": {"en": "d_model of the PE table (even; the sentence uses its model's own)",
@@ -286,22 +291,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.text": {"en": "Sentence (optional)", "ko": "문장 (선택)"},
     "pos.model": {"en": "Translation model for the sentence", "ko": "문장에 쓸 번역 모델"},
     "pos.run": {"en": "Draw", "ko": "그리기"},
-    "pos.table": {"en": "Positional encoding table and PE·PEᵀ", "ko": "위치 인코딩 표와 PE·PEᵀ"},
-    "pos.sentence": {"en": "The sentence before and after adding positions", "ko": "위치 인코딩을 더하기 전과 후의 문장"},
+    "pos.table": {"en": "Positional encoding table and PE·PEᵀ", "ko": "포지셔널 인코딩 표와 PE·PEᵀ"},
+    "pos.sentence": {"en": "The sentence before and after adding positions", "ko": "포지셔널 인코딩을 더하기 전과 후의 문장"},
     "pos.no_sentence": {"en": "Type a sentence to see what adding the positions does to it.",
-                        "ko": "문장을 입력하면 위치 인코딩을 더했을 때의 변화를 보여 줍니다."},
+                        "ko": "문장을 입력하면 포지셔널 인코딩을 더했을 때의 변화를 보여 줍니다."},
     "pos.summary": {
         "en": "{model} (d_model = {d}): mean ‖embedding·√d‖ = {e:.2f}, ‖PE‖ = {p:.2f}.",
         "ko": "{model} (d_model = {d}): 평균 ‖임베딩·√d‖ = {e:.2f}, ‖PE‖ = {p:.2f}.",
     },
     # ------------------------------------------------------------------ attention over training
     "snap.intro": {
-        "en": "Cross attention on fixed probe sentences (mean over heads), saved while each translation model "
+        "en": "Encoder-Decoder Attention on fixed probe sentences (mean over heads), saved while each translation model "
               "trained. At first it is nearly uniform (entropy near log S); it sharpens as the model learns which "
               "source word to read. The rows are the reference translation, fed to the decoder (teacher forcing), "
               "not the model's own output at that point. The last snapshot is the end of training, not necessarily "
               "the shipped (best) checkpoint.",
-        "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 교차 어텐션(헤드 평균)을 저장해 두었습니다. "
+        "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 인코더-디코더 어텐션(헤드 평균)을 저장해 두었습니다. "
               "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
               "점점 뾰족해집니다. 행은 모델이 그 시점에 만든 번역이 아니라, 디코더에 넣어 준 정답 번역(teacher "
               "forcing)의 토큰입니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 "
@@ -328,18 +333,18 @@ STRINGS: dict[str, dict[str, str]] = {
               "runs at a time (others wait in line); it stops at the time limit, when you press Stop, or when you "
               "close the page.",
         "ko": "작은 어텐션 인코더-디코더(임베딩·은닉 상태 64차원)를 이 서버의 CPU에서 토이 영어 → 프랑스어 문법으로 학습시키며, "
-              "관찰 문장의 정렬이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
-              "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 정렬의 행은 디코더에 넣어 준 정답 "
+              "관찰 문장의 얼라인먼트(alignment)가 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
+              "부정이 동사를 감싸므로(ne … pas) 올바른 얼라인먼트는 대각선이 아닙니다. 얼라인먼트의 행은 디코더에 넣어 준 정답 "
               "번역(teacher forcing)의 토큰이며, 모델이 만든 번역은 따로 보여 줍니다. 한 번에 하나의 학습만 실행되며 "
               "(다른 사람은 차례를 기다림), 시간 제한에 도달하거나 멈추기를 누르거나 페이지를 닫으면 멈춥니다.",
     },
     "live.seconds": {"en": "Training time (seconds)", "ko": "학습 시간 (초)"},
-    "live.score": {"en": "Score function", "ko": "점수 함수"},
+    "live.score": {"en": "Score function", "ko": "점수(유사도) 함수"},
     "live.probe": {"en": "Probe sentence (words of the toy grammar)", "ko": "관찰 문장 (토이 문법의 영어 단어만)"},
     "live.start": {"en": "Start training", "ko": "학습 시작"},
     "live.stop": {"en": "Stop", "ko": "멈추기"},
     "live.loss": {"en": "Training loss", "ko": "학습 손실"},
-    "live.align": {"en": "Alignment on the probe sentence", "ko": "관찰 문장의 정렬"},
+    "live.align": {"en": "Alignment on the probe sentence", "ko": "관찰 문장의 얼라인먼트"},
     "live.translation": {"en": "Current translation of the probe", "ko": "관찰 문장의 현재 번역"},
     "live.files": {"en": "Download: the final record (JSON)", "ko": "다운로드: 최종 기록 (JSON)"},
     "live.stopped": {"en": "Stopped.", "ko": "멈췄습니다."},
@@ -406,7 +411,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "fig.score": {"en": "score", "ko": "점수"},
     "fig.weight": {"en": "weight", "ko": "가중치"},
     "fig.masked": {"en": "masked", "ko": "마스크됨"},
-    "fig.scores_panel": {"en": "scores QKᵀ/√d_k (before softmax)", "ko": "점수 QKᵀ/√d_k (소프트맥스 전)"},
+    "fig.scores_panel": {"en": "scores QKᵀ/√d_k (before softmax)", "ko": "점수(유사도) QKᵀ/√d_k (소프트맥스 전)"},
     "fig.softmax_panel": {"en": "softmax (attention weights)", "ko": "소프트맥스 (어텐션 가중치)"},
     "fig.source": {"en": "source", "ko": "소스"},
     "fig.source_token": {"en": "source token", "ko": "소스 토큰"},
@@ -454,7 +459,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.dimension": {"en": "dimension", "ko": "차원"},
     "lab.position": {"en": "position", "ko": "위치"},
     "lab.cos_before": {"en": "cosine: embedding × √d", "ko": "코사인: 임베딩 × √d"},
-    "lab.cos_after": {"en": "cosine: + positional encoding", "ko": "코사인: + 위치 인코딩"},
+    "lab.cos_after": {"en": "cosine: + positional encoding", "ko": "코사인: + 포지셔널 인코딩"},
     "lab.norms": {"en": "vector norms", "ko": "벡터 노름"},
     "lab.ctx_across": {"en": "'{word}' across contexts (cosine)", "ko": "문맥에 따른 '{word}' (코사인)"},
     "lab.ctx_static": {"en": "cosine with the static embedding", "ko": "정적 임베딩과의 코사인"},
@@ -503,7 +508,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.train seconds (all stages)": {"en": "train seconds (all stages)", "ko": "학습 시간(초, 모든 단계)"},
     "col.weights on disk": {"en": "weights on disk", "ko": "저장 형식"},
     "col.metrics / error": {"en": "metrics / error", "ko": "지표 / 오류"},
-    "col.score function": {"en": "score function", "ko": "점수 함수"},
+    "col.score function": {"en": "score function", "ko": "점수(유사도) 함수"},
     "col.translation": {"en": "translation", "ko": "번역"},
     "col.mean entropy (nats)": {"en": "mean entropy (nats)", "ko": "평균 엔트로피 (nats)"},
     "col.uniform log S (nats)": {"en": "uniform log S (nats)", "ko": "균등 분포 log S (nats)"},
@@ -527,12 +532,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.probability": {"en": "probability", "ko": "확률"},
     # titles the lab's views give their figures
     "view.no_attention_model": {"en": "No attention in this model.", "ko": "이 모델에는 어텐션이 없습니다."},
-    "view.hyp_grid": {"en": "Hypothesis #{i}: cross attention, all layers × heads",
-                      "ko": "번역 후보 #{i}: 교차 어텐션, 모든 레이어 × 헤드"},
+    "view.hyp_grid": {"en": "Hypothesis #{i}: Encoder-Decoder Attention, all layers × heads",
+                      "ko": "번역 후보 #{i}: 인코더-디코더 어텐션, 모든 레이어 × 헤드"},
     "view.hyp_mean": {"en": "Hypothesis #{i}: last layer, mean over heads",
                       "ko": "번역 후보 #{i}: 마지막 레이어, 헤드 평균"},
-    "view.hyp_one": {"en": "Hypothesis #{i}: cross attention (one layer, one head)",
-                     "ko": "번역 후보 #{i}: 교차 어텐션 (레이어 하나, 헤드 하나)"},
+    "view.hyp_one": {"en": "Hypothesis #{i}: Encoder-Decoder Attention (one layer, one head)",
+                     "ko": "번역 후보 #{i}: 인코더-디코더 어텐션 (레이어 하나, 헤드 하나)"},
     "view.run_first": {"en": "Run a sentence first.", "ko": "먼저 문장을 실행하세요."},
     "view.layer_mean": {"en": "Layer {l}: mean over heads", "ko": "레이어 {l}: 헤드 평균"},
     "view.rollout_through": {"en": "Rollout through layers 1–{l}", "ko": "레이어 1–{l}까지의 롤아웃"},
@@ -556,8 +561,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "s2s.align_none": {"en": "No attention: the decoder starts from the encoder's final state and never looks back.",
                        "ko": "어텐션 없음: 디코더는 인코더의 마지막 상태에서 시작하며 소스를 다시 보지 않습니다."},
-    "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
-    "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
+    "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 얼라인먼트"},
+    "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 얼라인먼트"},
     # {end}: "." unless the produced token already ends a sentence ("ant." gave "ant..")
     "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**{end}",
                       "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**{end}"},
@@ -575,7 +580,7 @@ STRINGS: dict[str, dict[str, str]] = {
                        "ko": "{t}단계: '{produced}' 출력 시의 어텐션"},
     "tr.title_enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
     "tr.title_dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
-    "tr.title_cross": {"en": "Cross attention (decoder → encoder)", "ko": "교차 어텐션 (디코더 → 인코더)"},
+    "tr.title_cross": {"en": "Encoder-Decoder Attention (decoder → encoder)", "ko": "인코더-디코더 어텐션 (디코더 → 인코더)"},
     "tr.no_view": {"en": "This model has no {what}.", "ko": "이 모델에는 {what}이 없습니다."},
     "tr.scores_title": {"en": "Decoder masked scores, layer {l}, head {h}",
                         "ko": "디코더 마스크드 점수, 레이어 {l}, 헤드 {h}"},
@@ -827,7 +832,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "el.sentences": {"en": "Sentences (one per line; the first two are compared)",
                      "ko": "문장 (한 줄에 하나; 앞의 두 문장을 비교)"},
     "el.weights": {"en": "Layer weights s_j, comma-separated (blank: uniform)", "ko": "레이어 가중치 s_j, 쉼표로 구분 (비우면 균등)"},
-    "el.gamma": {"en": "γ (scale)", "ko": "γ (배율)"},
+    "el.gamma": {"en": "γ", "ko": "γ"},
     "el.normalize": {"en": "LayerNorm each layer before mixing (Peters et al. 2018, sec. 3.2)",
                      "ko": "섞기 전에 레이어마다 LayerNorm (Peters 외 2018, 3.2절)"},
     "el.run": {"en": "Mix the layers", "ko": "레이어 섞기"},

@@ -70,7 +70,10 @@ _AXIS_TITLES = {"enc_self": ("fig.query", "fig.key"), "dec_self": ("tr.query_rea
 def no_view(key: str, lang: str) -> go.Figure:
     """The placeholder for a view this model does not have ("This model has no cross attention")."""
     title = i18n.t(key, lang)
-    return fg.placeholder(i18n.t("tr.no_view", lang, what=title[0].lower() + title[1:] if lang == "en" else title))
+    # "Encoder self-attention" reads "encoder self-attention" mid-sentence; a name ("Encoder-Decoder Attention") stays
+    name = any(c.isupper() for c in title.split(" ")[0][1:])
+    return fg.placeholder(i18n.t("tr.no_view", lang, what=title[0].lower() + title[1:] if lang == "en" and not name
+                                 else title))
 
 
 def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = "en") -> TransformerHeads:

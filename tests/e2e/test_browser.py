@@ -329,9 +329,10 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     head = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked self-attention: layer 1, head 1",
                                      timeout=STEP_MS).json_value()
     assert [r[1:] for r in head["rows"]] == [r[1:] for r in soft["rows"]]  # the same head, drawn twice
-    ui.page.get_by_role("tab", name="Cross attention").click()
-    ui.wait_for_plots("Cross attention (decoder → encoder): all layers", "Cross attention (decoder → encoder): layer 1")
-    ticks = ui.ticks("Cross attention (decoder → encoder): layer 1")
+    ui.page.get_by_role("tab", name="Encoder-Decoder Attention").click()
+    ui.wait_for_plots("Encoder-Decoder Attention (decoder → encoder): all layers",
+                      "Encoder-Decoder Attention (decoder → encoder): layer 1")
+    ticks = ui.ticks("Encoder-Decoder Attention (decoder → encoder): layer 1")
     assert "▁animal" in ticks and "</s>" in ticks
 
     ui.screenshot("transformer", panel.get_by_text("Layer", exact=True).first, tmp_path)
@@ -339,7 +340,7 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     # a slider moved while the decoder's tab is hidden redraws its plots there; shown again, they fill
     # their panel (they stayed at plotly's 700 px fallback width, squeezed, until the window resized)
     ui.slide("Layer", "End")
-    ui.wait_for_plots("Cross attention (decoder → encoder): layer 3")
+    ui.wait_for_plots("Encoder-Decoder Attention (decoder → encoder): layer 3")
     ui.page.get_by_role("tab", name="Decoder masked self-attention").click()
     ui.wait_for_plots("Decoder masked self-attention: layer 3")
     ui.page.wait_for_function(PLOT_WIDTHS_JS, timeout=STEP_MS)
@@ -429,7 +430,7 @@ def test_beam_search_ranks_hypotheses_and_shows_the_chosen_ones_attention(ui, tm
     panel.get_by_role("button", name="Search").click()
 
     ui.wait_for_figures("score (length-normalised log-prob)", "prefix tree",
-                        "Hypothesis #1: last layer, mean over heads", "Hypothesis #1: cross attention, all layers × heads",
+                        "Hypothesis #1: last layer, mean over heads", "Hypothesis #1: Encoder-Decoder Attention, all layers × heads",
                         count=3, timeout=FIRST_CALL_MS)
     rows = ui.grid("Hypotheses with log-probabilities")  # #, translation, log-prob, score, tokens
     beam = int(panel.get_by_label("number input for Beam size N").input_value())
@@ -444,7 +445,7 @@ def test_beam_search_ranks_hypotheses_and_shows_the_chosen_ones_attention(ui, tm
     panel.get_by_label("Show the attention of hypothesis").click()
     ui.page.get_by_role("option", name=re.compile(r"^#2\s")).click()
     ui.wait_for_figures("Hypothesis #2: last layer, mean over heads",
-                        "Hypothesis #2: cross attention, all layers × heads", count=3)
+                        "Hypothesis #2: Encoder-Decoder Attention, all layers × heads", count=3)
     expect(out).to_have_value(rows[1][1])
     ticks2 = ui.ticks("Hypothesis #2: last layer, mean over heads", axis="y")
     assert ticks2 == rows[1][4].split() + ["</s>"] and ticks2 != ticks1, ticks2
@@ -574,7 +575,7 @@ def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
     expect(panel.locator(".gtitle", has_text=re.compile(rf"^step {final}( ·|$)"))).to_be_visible()
     expect(panel.get_by_label("number input for Snapshot (training progress)")).to_have_value(n)
 
-    ui.screenshot("attention-over-training", panel.get_by_text("Cross attention on fixed probe sentences", exact=False),
+    ui.screenshot("attention-over-training", panel.get_by_text("Encoder-Decoder Attention on fixed probe sentences", exact=False),
                   tmp_path)
     ui.assert_clean()
 
@@ -882,7 +883,7 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
     # the literal token '<unk>', which is itself HTML-like text and must show as such.
     for tab, box, inner_tab, plot in [
             ("seq2seq + attention", "English sentence", None, "target × source alignment"),
-            ("Transformer", "Sentence", "Cross attention", "Cross attention (decoder → encoder): layer 1")]:
+            ("Transformer", "Sentence", "Encoder-Decoder Attention", "Encoder-Decoder Attention (decoder → encoder): layer 1")]:
         panel = ui.tab(tab)
         if inner_tab:
             ui.page.get_by_role("tab", name=inner_tab).click()

@@ -268,7 +268,7 @@ def test_the_lab_maps_carry_their_values_table_for_screen_readers():
     assert [(t["caption"], t["corner"]) for t in roll] == [("헤드 평균 (마지막 레이어)", "위치 / 입력 토큰"),
                                                          ("어텐션 롤아웃 (모든 레이어)", "위치 / 입력 토큰")]
     pos = figs.positional_sentence_figure(toks, a, a, np.ones(5), np.ones(5), ko)
-    assert [t["caption"] for t in tables(pos)] == ["코사인: 임베딩 × √d", "코사인: + 위치 인코딩"]
+    assert [t["caption"] for t in tables(pos)] == ["코사인: 임베딩 × √d", "코사인: + 포지셔널 인코딩"]
     ent = tables(figs.entropy_figure(np.random.default_rng(0).random((2, 3, 5)), 5))[0]
     assert ent["rows"] == ["layer 1", "layer 2"] and ent["cols"] == ["head 1", "head 2", "head 3"]
     pe = tables(figs.positional_figure(np.zeros((4, 6)), np.eye(4)))

@@ -207,13 +207,13 @@ def test_a_view_the_model_lacks_is_named_not_drawn():
     bare = dataclasses.replace(r, trace=dataclasses.replace(r.trace, cross=None, dec_self_scores=None))
     h = tr_views.transformer_heads(bare, 1, 1)
     for fig in (h.cross_grid, h.cross_head):
-        assert heatmaps(fig) == [] and "This model has no cross attention (decoder → encoder)." in str(fig.layout)
+        assert heatmaps(fig) == [] and "This model has no Encoder-Decoder Attention (decoder → encoder)." in str(fig.layout)
     assert heatmaps(h.dec_scores) == [] and "no decoder masked self-attention" in str(h.dec_scores.layout)
     np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[0, 0])  # what it has is still drawn
     names = [Path(f).name for f in h.files]
     assert not any("cross" in n or "scores" in n for n in names) and any("enc_self" in n for n in names)
     ko = tr_views.transformer_heads(bare, 1, 1, "한국어")
-    assert "이 모델에는 교차 어텐션 (디코더 → 인코더)이 없습니다." in str(ko.cross_grid.layout)
+    assert "이 모델에는 인코더-디코더 어텐션 (디코더 → 인코더)이 없습니다." in str(ko.cross_grid.layout)
 
 
 @needs

@@ -279,11 +279,7 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
         "transformer.run": {i18n.t("common.sentence")}, "beam.run": {i18n.t("common.sentence")},
         "bert.enter": {i18n.t("bert.a"), i18n.t("bert.b")}, "rollout.run": {i18n.t("common.sentence")},
         "query_key.show": {i18n.t("common.sentence")}, "contextual.show": {i18n.t("ctx.word")},
-        "positional.show": {i18n.t("pos.text")}, "live.train": {i18n.t("live.probe")},
-        "inside.show": {i18n.t("common.sentence"), i18n.t("il.target")},
-        "luong.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
-        "choices.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
-        "bert_inputs.show": {i18n.t("common.sentence")}, "elmo.show": {i18n.t("el.word"), i18n.t("el.weights")}}, submits
+        "positional.show": {i18n.t("pos.text")}, "live.train": {i18n.t("live.probe")}}, submits
     # BERT: the button that fits what is typed
     B = TABS["bert"]
     fill, nsp = B.fill("bert", "I am a [mask].", "", 5, 1, 1), B.next_sentence
@@ -752,7 +748,7 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
         assert heatmaps(a), name
         for ta, tb in zip(heatmaps(a), heatmaps(b), strict=True):
             np.testing.assert_array_equal(np.asarray(ta.z, dtype=float), np.asarray(tb.z, dtype=float))
-    assert [x.text for x in t_ko.dec_scores.layout.annotations] == ["점수 QKᵀ/√d_k (소프트맥스 전)", "소프트맥스 (어텐션 가중치)"]
+    assert [x.text for x in t_ko.dec_scores.layout.annotations] == ["점수(유사도) QKᵀ/√d_k (소프트맥스 전)", "소프트맥스 (어텐션 가중치)"]
     assert t_ko.enc_head.layout.xaxis.title.text == "키" and t_ko.enc_head.layout.yaxis.title.text == "쿼리"
 
     b_en, b_ko = (bert_views.bert_fill_view("the man went to the [MASK] .", "he bought a gallon of milk .", 5, 1, 1, lang)
