@@ -610,6 +610,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                "number boxes take finite numbers only.",
                          "ko": "요청의 숫자 하나가 {value}입니다. 슬라이더와 숫자 입력에는 유한한 숫자만 쓸 수 "
                                "있습니다."},
+    "limit.not_number": {"en": "The slider '{name}' takes a number, not '{value}'.",
+                         "ko": "슬라이더 '{name}'에는 숫자를 넣어야 합니다('{value}'는 숫자가 아닙니다)."},
     "limit.rate": {"en": "Too many requests from this page at once.",
                    "ko": "이 페이지에서 한꺼번에 보낸 요청이 너무 많습니다."},
     "limit.busy_same": {"en": "The same request from this page is still running: wait for its result.",
@@ -832,7 +834,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "el.sentences": {"en": "Sentences (one per line; the first two are compared)",
                      "ko": "문장 (한 줄에 하나; 앞의 두 문장을 비교)"},
     "el.weights": {"en": "Layer weights s_j, comma-separated (blank: uniform)", "ko": "레이어 가중치 s_j, 쉼표로 구분 (비우면 균등)"},
-    "el.gamma": {"en": "γ", "ko": "γ"},
+    "el.gamma": {"en": "γ (scale)", "ko": "γ (배율)"},
     "el.normalize": {"en": "LayerNorm each layer before mixing (Peters et al. 2018, sec. 3.2)",
                      "ko": "섞기 전에 레이어마다 LayerNorm (Peters 외 2018, 3.2절)"},
     "el.run": {"en": "Mix the layers", "ko": "레이어 섞기"},
@@ -1177,7 +1179,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ft.task_qa": {"en": "Question answering (answer span)", "ko": "질의응답 (답 구간)"},
     "ft.text": {"en": "Sentence, premise or question", "ko": "문장, 전제 또는 질문"},
     "ft.text_b": {"en": "Hypothesis (NLI) or paragraph (question answering)",
-                  "ko": "가설(자연어 추론) 또는 문단(질의응답)"},
+                  "ko": "검증 문장(자연어 추론의 hypothesis) 또는 문단(질의응답)"},
     "ft.run": {"en": "Predict and compare attention", "ko": "예측하고 어텐션 비교하기"},
     "ft.first": {"en": "Pick a task, type an input and press the button.",
                  "ko": "작업을 고르고 입력을 넣은 뒤 버튼을 누르세요."},
@@ -1191,7 +1193,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ft.explain_nli": {
         "en": "(a) Sentence pair classification: [CLS] premise [SEP] hypothesis [SEP] -> pooled -> softmax over "
               "entailment / neutral / contradiction (MNLI in the paper; SNLI here).",
-        "ko": "(a) 문장 쌍 분류: [CLS] 전제 [SEP] 가설 [SEP] -> 풀링 -> 함의 / 중립 / 모순 소프트맥스 "
+        "ko": "(a) 문장 쌍 분류: [CLS] 전제 [SEP] 검증 문장 [SEP] -> 풀링 -> 함의 / 중립 / 모순 소프트맥스 "
               "(논문은 MNLI, 여기서는 SNLI)."},
     "ft.explain_qa": {
         "en": "(c) Question answering: [CLS] question [SEP] paragraph [SEP]; a start vector S and an end vector E "
@@ -1242,7 +1244,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.word": {"en": "word", "ko": "단어"},
     "col.tag": {"en": "tag", "ko": "태그"},
     "what.premise": {"en": "premise", "ko": "전제"},
-    "what.hypothesis": {"en": "hypothesis", "ko": "가설"},
+    "what.hypothesis": {"en": "hypothesis", "ko": "검증 문장"},
     "what.question": {"en": "question", "ko": "질문"},
     "what.paragraph": {"en": "paragraph", "ko": "문단"},
     "err.unknown_task": {"en": "Unknown task '{name}'. Available: {known}.",
@@ -1257,11 +1259,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.too_long": {"en": "The {what} is {n} characters long; the limit is {limit}.",
                      "ko": "{what}의 길이가 {n}자입니다. 최대 {limit}자까지 읽습니다."},
     "err.no_hypothesis": {"en": "Please type a hypothesis: NLI reads a premise and a hypothesis.",
-                          "ko": "가설을 입력하세요. 자연어 추론은 전제와 가설을 함께 읽습니다."},
+                          "ko": "검증 문장(hypothesis)을 입력하세요. 자연어 추론은 전제와 검증 문장을 함께 읽습니다."},
     "err.qa_line": {"en": 'Expected a JSON object with "question" and "context" on each line.',
                     "ko": '각 줄에 "question"과 "context"가 있는 JSON 객체가 필요합니다.'},
     "err.nli_line": {"en": "Expected two sentences separated by a tab: PREMISE<TAB>HYPOTHESIS.",
-                     "ko": "탭으로 나눈 두 문장이 필요합니다: 전제<TAB>가설."},
+                     "ko": "탭으로 나눈 두 문장이 필요합니다: 전제<TAB>검증 문장."},
     "note.ft_cut": {"en": "Input cut to BERT's {limit} tokens.", "ko": "입력을 BERT가 읽는 {limit}개 토큰으로 잘랐습니다."},
     "note.untagged": {"en": "{n} word(s) have no tokens the model read; tagged {tag}.",
                       "ko": "단어 {n}개는 모델이 읽은 토큰이 없어 {tag}로 표시했습니다."},

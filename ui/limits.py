@@ -13,7 +13,8 @@ What the layer (`RequestLimits`) does, before Gradio parses anything:
   Content-Length is checked first, and a chunked body is counted as it arrives;
 * `/gradio_api/file=<http(s) URL>` is answered 403: Gradio would fetch any public URL for any visitor;
 * a join (`/gradio_api/queue/join`, `/gradio_api/call/<name>`) that carries NaN or Infinity (Python's JSON
-  accepts them; JSON does not) is answered 422 with a message that names the value;
+  accepts them; JSON does not), or a slider value that is not a number, is answered 422 with a message that
+  names the value;
 * joins are rate limited per session (and per client address behind the Space's proxy), a token bucket;
 * a "heavy" event (one of `Limits.heavy`, the concurrency groups that run a model) is admitted only while the
   same session has no other event of that function waiting or running (the page never sends one: a button
@@ -199,6 +200,21 @@ def _not_finite(text: str):
     return (found[0] if found else None), data
 
 
+def _check_sliders(fn, values) -> None:
+    """A slider's value in a join is a number (or null): a string reached Gradio's bounds check as a TypeError, a
+    generic error on the page (JSON's own NaN is refused before, in `_not_finite`)."""
+    import gradio as gr
+
+    if not isinstance(values, list) or len(values) != len(fn.inputs):
+        return
+    for block, value in zip(fn.inputs, values):
+        if isinstance(block, gr.Slider) and value is not None and \
+                (isinstance(value, bool) or not isinstance(value, (int, float))):
+            shown = str(value).encode("utf-8", "replace").decode("utf-8")
+            raise Refused(422, "not_number", name=str(block.label or "slider")[:60],
+                          value=shown[:40] + ("…" if len(shown) > 40 else ""))
+
+
 class RequestLimits:
     """The ASGI layer (see the module docstring); `limits` is a `Limits`."""
 
@@ -292,6 +308,8 @@ class RequestLimits:
         if address:
             self._rate(f"ip:{address}", self.limits.address_rate, self.limits.address_burst, now)
         fn = self._fn(scope, route, data)
+        if fn is not None and route.startswith("queue/join"):
+            _check_sliders(fn, data.get("data"))
         if fn is None or fn.concurrency_id not in self.limits.heavy:
             return None
         live = self._live_tickets(scope, now)

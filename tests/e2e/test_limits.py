@@ -2,7 +2,7 @@
 
 The same routes the page and gradio_client use (/gradio_api/queue/join, /gradio_api/call/<name>,
 /gradio_api/upload, /gradio_api/file=): an oversized body is refused before it is read, with a JSON
-message; NaN or Infinity in a slider's value gets a message that names it; one session's flood of one heavy
+message; NaN, Infinity or a string in a slider's value gets a message that names it; one session's flood of one heavy
 event is capped at one in flight; a session's backlog waits its turn behind other sessions (round robin);
 the rate limit answers 429 with Retry-After; remote URLs are not fetched; and an ordinary request still runs.
 """
@@ -105,6 +105,14 @@ def test_non_finite_slider_values_get_a_clear_message(server, value):
     r = httpx.post(f"{url}gradio_api/call/heavy_b", content='{"data": ["hi", %s]}' % value,
                    headers={"content-type": "application/json"})
     assert r.status_code == 422 and value in detail(r), r.text
+
+
+@pytest.mark.parametrize("value", ["abc", True, [1], {"a": 1}])
+def test_a_slider_value_that_is_not_a_number_gets_a_clear_message(server, value):
+    url, fns, _ = server
+    r = join(url, fns["heavy_b"], f"not-number-{value!r}", data=("hi", value))
+    assert r.status_code == 422 and "takes a number" in detail(r), r.text
+    assert join(url, fns["light"], "not-number-text", data=("abc",)).status_code == 200  # a text box takes text
 
 
 def test_a_flood_from_one_session_is_capped_at_one_in_flight(server):
