@@ -279,7 +279,11 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
         "transformer.run": {i18n.t("common.sentence")}, "beam.run": {i18n.t("common.sentence")},
         "bert.enter": {i18n.t("bert.a"), i18n.t("bert.b")}, "rollout.run": {i18n.t("common.sentence")},
         "query_key.show": {i18n.t("common.sentence")}, "contextual.show": {i18n.t("ctx.word")},
-        "positional.show": {i18n.t("pos.text")}, "live.train": {i18n.t("live.probe")}}, submits
+        "positional.show": {i18n.t("pos.text")}, "live.train": {i18n.t("live.probe")},
+        "inside.show": {i18n.t("common.sentence"), i18n.t("il.target")},
+        "luong.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
+        "choices.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
+        "bert_inputs.show": {i18n.t("common.sentence")}, "elmo.show": {i18n.t("el.word"), i18n.t("el.weights")}}, submits
     # BERT: the button that fits what is typed
     B = TABS["bert"]
     fill, nsp = B.fill("bert", "I am a [mask].", "", 5, 1, 1), B.next_sentence
