@@ -610,8 +610,6 @@ STRINGS: dict[str, dict[str, str]] = {
                                "number boxes take finite numbers only.",
                          "ko": "요청의 숫자 하나가 {value}입니다. 슬라이더와 숫자 입력에는 유한한 숫자만 쓸 수 "
                                "있습니다."},
-    "limit.not_number": {"en": "The slider '{name}' takes a number, not '{value}'.",
-                         "ko": "슬라이더 '{name}'에는 숫자를 넣어야 합니다('{value}'는 숫자가 아닙니다)."},
     "limit.rate": {"en": "Too many requests from this page at once.",
                    "ko": "이 페이지에서 한꺼번에 보낸 요청이 너무 많습니다."},
     "limit.busy_same": {"en": "The same request from this page is still running: wait for its result.",
@@ -834,7 +832,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "el.sentences": {"en": "Sentences (one per line; the first two are compared)",
                      "ko": "문장 (한 줄에 하나; 앞의 두 문장을 비교)"},
     "el.weights": {"en": "Layer weights s_j, comma-separated (blank: uniform)", "ko": "레이어 가중치 s_j, 쉼표로 구분 (비우면 균등)"},
-    "el.gamma": {"en": "γ (scale)", "ko": "γ (배율)"},
+    "el.gamma": {"en": "γ", "ko": "γ"},
     "el.normalize": {"en": "LayerNorm each layer before mixing (Peters et al. 2018, sec. 3.2)",
                      "ko": "섞기 전에 레이어마다 LayerNorm (Peters 외 2018, 3.2절)"},
     "el.run": {"en": "Mix the layers", "ko": "레이어 섞기"},
