@@ -42,7 +42,9 @@ def key_settings(m: dict, renamed: dict) -> str:
     parts = []
     if m.get("arch") == "seq2seq":
         parts.append(f"{hp.get('attention')} attention")
-    if m.get("arch") != "bert" and hp.get("direction"):
+    if m.get("arch") == "gpt":  # an English language model: the translation flags it carries mean nothing
+        parts.append(f"English LM, {hp.get('max_len')}-token context")
+    elif m.get("arch") != "bert" and hp.get("direction"):
         parts.append(hp["direction"])
     if m.get("arch") == "bert" and hp.get("max_len"):
         parts.append(f"{hp['max_len']} tokens")
@@ -74,6 +76,10 @@ def scores(block: dict | None, arch: str, split: str) -> str:
         return ""
     if arch == "bert":
         text = ", ".join(f"{label} {block[k]}" for k, label in BERT_METRICS if block.get(k) is not None)
+    elif arch == "gpt":  # perplexity per token (per word), the Kneser-Ney trigram's on the same targets
+        text = (f"ppl {block['valid_ppl_token']}/token ({block['valid_ppl_word']}/word)" if split == "valid" else
+                f"ppl {block['ppl_token']}/token ({block['ppl_word']}/word), KN trigram {block['trigram_ppl_token']} "
+                f"({block['trigram_ppl_word']})") if ("ppl_token" in block or "valid_ppl_token" in block) else ""
     elif split == "valid":
         text = (f"BLEU {block['valid_bleu_greedy']}, chrF {block['valid_chrf_greedy']} (greedy)"
                 if "valid_bleu_greedy" in block else "")

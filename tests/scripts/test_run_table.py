@@ -82,3 +82,13 @@ def test_run_table_needs_no_gradio_or_torch():
             "from scripts import run_table; run_table.render()")
     r = subprocess.run([sys.executable, "-c", code], cwd=run_table.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_gpt_row_reads_perplexities_not_a_direction():
+    m = {"arch": "gpt", "parameters": 8_867_840, "steps": 4755, "hyperparameters": {"direction": "en-fr", "max_len": 128},
+         "valid": {"valid_ppl_token": 63.17, "valid_ppl_word": 81.662, "step": 4755},
+         "test": {"ppl_token": 61.194, "ppl_word": 80.144, "trigram_ppl_token": 161.53, "trigram_ppl_word": 225.453}}
+    settings = run_table.key_settings(m, {})
+    assert "en-fr" not in settings and settings.startswith("English LM, 128-token context")
+    assert run_table.scores(m["valid"], "gpt", "valid") == "ppl 63.17/token (81.662/word) at step 4,755"
+    assert run_table.scores(m["test"], "gpt", "test") == "ppl 61.194/token (80.144/word), KN trigram 161.53 (225.453)"
