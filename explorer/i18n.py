@@ -832,7 +832,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "el.sentences": {"en": "Sentences (one per line; the first two are compared)",
                      "ko": "문장 (한 줄에 하나; 앞의 두 문장을 비교)"},
     "el.weights": {"en": "Layer weights s_j, comma-separated (blank: uniform)", "ko": "레이어 가중치 s_j, 쉼표로 구분 (비우면 균등)"},
-    "el.gamma": {"en": "γ", "ko": "γ"},
+    "el.gamma": {"en": "γ (scale)", "ko": "γ (배율)"},
     "el.normalize": {"en": "LayerNorm each layer before mixing (Peters et al. 2018, sec. 3.2)",
                      "ko": "섞기 전에 레이어마다 LayerNorm (Peters 외 2018, 3.2절)"},
     "el.run": {"en": "Mix the layers", "ko": "레이어 섞기"},
