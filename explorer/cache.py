@@ -9,6 +9,7 @@ or a key from another server) is None: the page asks the visitor to run the view
     cache = RecordCache(max_bytes=512 * 2**20, ttl=600)
     key = cache.put(record)          # in gr.State: the key (43 characters), not the record
     record = cache.get(key)          # None when it is gone
+    record = stored(key)             # records().get(key), or a UserError asking to run the view again
 
 Gradio-free; thread-safe (Gradio runs handlers in worker threads). Sizes are estimated by `nbytes`: numpy
 arrays and torch tensors by their buffers, containers and dataclasses by their items.
@@ -127,6 +128,27 @@ class RecordCache:
                 break
             self._drop(key)
             self.stats["expired"] += 1
+
+
+_RAISE = object()
+
+
+def stored(value, default=_RAISE):
+    """The record a page keeps a key of: `records().get(key)`; a record itself passes through (tests and Python
+    callers hand handlers records). A key that is gone raises a UserError asking to run the view again, or gives
+    `default` when one is passed (a language switch redraws nothing rather than warn)."""
+    if value is None or not isinstance(value, str):
+        return value
+    record = records().get(value)
+    if record is not None:
+        return record
+    if default is not _RAISE:
+        return default
+    from explorer.inference import UserError
+
+    raise UserError(f"This result is no longer kept on the server (it is dropped {DEFAULT_TTL // 60} minutes after "
+                    "its last use, or sooner when many visitors are here); press the button again.", "record_gone",
+                    minutes=DEFAULT_TTL // 60)
 
 
 _RECORDS: RecordCache | None = None

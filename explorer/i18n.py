@@ -610,6 +610,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                "number boxes take finite numbers only.",
                          "ko": "요청의 숫자 하나가 {value}입니다. 슬라이더와 숫자 입력에는 유한한 숫자만 쓸 수 "
                                "있습니다."},
+    "limit.not_number": {"en": "The slider '{name}' takes a number, not '{value}'.",
+                         "ko": "슬라이더 '{name}'에는 숫자를 넣어야 합니다('{value}'는 숫자가 아닙니다)."},
     "limit.rate": {"en": "Too many requests from this page at once.",
                    "ko": "이 페이지에서 한꺼번에 보낸 요청이 너무 많습니다."},
     "limit.busy_same": {"en": "The same request from this page is still running: wait for its result.",
@@ -986,6 +988,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "{tokens}² tokens), over this server's limit of {limit} M.",
         "ko": "{where}은(는) 요청마다 어텐션 가중치 {cells}M개({layers} 레이어 x {heads} 헤드 x {tokens}² 토큰)를 "
               "만들어 이 서버의 한도 {limit}M개를 넘습니다."},
+    "err.record_gone": {"en": "This result is no longer kept on the server (it is dropped {minutes} minutes after its "
+                              "last use, or sooner when many visitors are here); press the button again.",
+                        "ko": "이 결과는 더 이상 서버에 보관되어 있지 않습니다(마지막 사용 후 {minutes}분이 지나거나 "
+                              "방문자가 많으면 더 일찍 지워집니다). 버튼을 다시 눌러 주세요."},
     "err.tokenizer_failed": {"en": "This model's tokenizer failed on this text ({error}); try another text or model.",
                              "ko": "이 모델의 토크나이저가 이 텍스트에서 실패했습니다({error}). 다른 텍스트나 모델을 "
                                    "써 보세요."},

@@ -96,3 +96,17 @@ def test_threads_never_exceed_the_budget():
     assert not errors and peak[0] <= 8 * MB
     kept = [v[0] for v in cache._items.values()]
     assert cache.bytes == sum(nbytes(r) for r in kept)
+
+
+def test_stored_passes_records_and_names_a_gone_key(monkeypatch):
+    from explorer import cache
+    from explorer.inference import UserError
+
+    monkeypatch.setattr(cache, "_RECORDS", RecordCache(max_bytes=MB))
+    r = rec(0.1)
+    key = cache.records().put(r)
+    assert cache.stored(key) is r and cache.stored(r) is r and cache.stored(None) is None
+    with pytest.raises(UserError, match="no longer kept on the server") as e:
+        cache.stored("gone-key")
+    assert e.value.key == "record_gone"
+    assert cache.stored("gone-key", None) is None
