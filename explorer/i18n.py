@@ -1062,7 +1062,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "모델은 어떤 파일이 잘못됐는지 보여 줍니다.",
     },
     # ------------------------------------------------------------------ GPT tab (issue 35; explorer/views/gpt.py)
-    "tab.gpt": {"en": "GPT", "ko": "GPT"},
+    "tab.gpt": {"en": "GPT", "ko": "GPT 글 생성"},
     "gpt.intro": {
         "en": "## GPT: a decoder that reads left to right\nA small GPT trained in this repo (6 layers, 8 heads, "
               "8.9 M parameters) continues a prompt one token at a time: at every step it turns the tokens so far "
@@ -1119,6 +1119,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "gpt.bert_head_slider": {"en": "BERT head", "ko": "BERT 헤드"},
     "gpt.gpt_layer": {"en": "GPT layer", "ko": "GPT 레이어"},
     "gpt.gpt_head_slider": {"en": "GPT head", "ko": "GPT 헤드"},
+    "gpt.bert_plot": {"en": "BERT's chosen head", "ko": "BERT에서 고른 헤드"},
+    "gpt.gpt_plot": {"en": "GPT's chosen head", "ko": "GPT에서 고른 헤드"},
     "gpt.visibility": {"en": "What each token may see", "ko": "각 토큰이 볼 수 있는 것"},
     "gpt.visibility_title": {"en": "What each token may see: BERT (left, every token) │ GPT (right, itself and "
                                    "the tokens before it)",

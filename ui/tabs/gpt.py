@@ -84,7 +84,7 @@ class Tab:
                 self.gpt_head = L(Slider, "gpt.gpt_head_slider", 1, depth(reg, self.model)[1], value=1, step=1)
             self.visibility = L(gr.Plot, "gpt.visibility")
             with gr.Row():
-                self.bert_plot, self.gpt_plot = gr.Plot(label="BERT"), gr.Plot(label="GPT")
+                self.bert_plot, self.gpt_plot = L(gr.Plot, "gpt.bert_plot"), L(gr.Plot, "gpt.gpt_plot")
             self.summary, self.compare_notice = gr.Markdown(), gr.Markdown()
             self.compare_files = downloads(L)
             self.pair = gr.State(None)
