@@ -33,8 +33,8 @@ from ui.components import (Localized, empty_table_headers, friendly, language_fr
 from ui.tabs import Group, Page, build_tabs
 from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
-from ui.tabs import (beam, bert, contextual, length, live, models, positional, query_key, rollout, scores, seq2seq,
-                     snapshots, transformer)
+from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
+                     seq2seq, snapshots, transformer)
 from ui.theme import CSS, PAGE_JS, PAGE_LANG_JS, RELAYOUT_JS, THEME
 
 log = logging.getLogger("attention_explorer")
@@ -46,6 +46,7 @@ TABS = [  # the page's tabs, in order; a Group is a tab of sub-tabs
     beam,
     bert,
     finetune,
+    gpt,
     Group("tab.inside", [rollout, query_key, contextual, positional]),
     Group("tab.computation", [inside, luong, choices, bert_inputs, elmo]),
     Group("tab.training", [snapshots, live, length]),
