@@ -4,6 +4,7 @@
     python bench/limits.py --mb 100        # the issue's 100 MB body
     python bench/limits.py --limits        # app.demo launched here with ui/limits.py applied (before app.py
                                            # wires it in itself: the same server as `python app.py` after)
+    python bench/limits.py --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
 
 Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
 event's result), how much of the body was sent before the server answered, and the server's resident memory
@@ -168,6 +169,15 @@ def call(url: str, data: list, session: str | None = None) -> tuple[int, float]:
     return r.status_code, time.perf_counter() - t0
 
 
+def send(url: str, data: list, session: str) -> int:
+    """A /call/translate whose result nobody reads (a flood's; Gradio runs it anyway): its HTTP status. The
+    results of one session's calls share one message queue on the server, so only one reader per session."""
+    import httpx
+
+    return httpx.post(f"{url}gradio_api/call/translate", json={"data": data, "session_hash": session},
+                      timeout=600).status_code
+
+
 def flood(url: str, n: int) -> None:
     """One session joins /translate n times at once; another visitor's short /translate is timed meanwhile."""
     from concurrent.futures import ThreadPoolExecutor
@@ -176,13 +186,41 @@ def flood(url: str, n: int) -> None:
     _, alone_heavy = call(url, heavy, "warm")
     _, alone_short = call(url, [SHORT, "transformer-en-fr", 1], "warm")
     with ThreadPoolExecutor(n + 1) as pool:
-        floods = [pool.submit(call, url, heavy, "flood") for _ in range(n)]
-        time.sleep(0.3)  # the flood is in the queue first
-        status, visitor = pool.submit(call, url, [SHORT, "transformer-en-fr", 1], "visitor").result()
-        codes = [f.result()[0] for f in floods]
+        codes = list(pool.map(lambda _: send(url, heavy, "flood"), range(n)))  # all in the queue first
+        status, visitor = call(url, [SHORT, "transformer-en-fr", 1], "visitor")
     print(f"flood: one session sent {n} /translate (40 words, beam 8; alone {alone_heavy:.2f} s): "
           f"{codes.count(200)} accepted, {len(codes) - codes.count(200)} refused ({sorted(set(codes))}); "
           f"another visitor's 12-word /translate: HTTP {status} in {visitor:.2f} s (alone {alone_short:.2f} s)")
+
+
+def synthetic(n: int, hold: float = 0.5) -> None:
+    """The queue alone, without model time or machine load: a Blocks whose heavy event sleeps `hold` seconds on
+    2 workers, served without and then with ui/limits.py; one session sends n at once, then another visitor one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import gradio as gr
+
+    from bench._server import free_port
+    from ui.limits import apply_limits, launch_kwargs
+
+    for limited in (False, True):
+        with gr.Blocks() as demo:
+            box = gr.Textbox()
+            gr.Button().click(lambda t: time.sleep(hold) or t, box, box, api_name="translate", concurrency_id="models")
+        demo.queue(default_concurrency_limit=2)
+        port = free_port()
+        extra = launch_kwargs() if limited else {}
+        if limited:
+            apply_limits(demo)
+        demo.launch(server_port=port, prevent_thread_lock=True, quiet=True, **extra)
+        url = f"http://127.0.0.1:{port}/"
+        with ThreadPoolExecutor(n + 1) as pool:
+            codes = list(pool.map(lambda _: send(url, ["x"], "flood"), range(n)))
+        status, visitor = call(url, ["y"], "visitor")
+        demo.close()
+        print(f"synthetic ({'with' if limited else 'without'} ui/limits.py; events of {hold} s, 2 workers): one "
+              f"session sent {n}: {codes.count(200)} accepted, {len(codes) - codes.count(200)} refused; another "
+              f"visitor waited {visitor:.2f} s (HTTP {status})")
 
 
 def main(argv=None) -> None:
@@ -195,7 +233,10 @@ def main(argv=None) -> None:
     ap.add_argument("--upload-mb", type=float, default=5.0, help="size of the upload, MB (default 5)")
     ap.add_argument("--flood", type=int, default=30, help="events one session sends at once (0: no flood)")
     ap.add_argument("--limits", action="store_true", help="launch app.demo with ui/limits.py applied from here")
+    ap.add_argument("--synthetic", action="store_true", help="only the queue: a 0.5 s event, without and with limits")
     args = ap.parse_args(argv)
+    if args.synthetic:
+        return synthetic(args.flood or 30)
     proc, url = start_with_limits() if args.limits else start_app()[:2]
     try:
         server = psutil.Process(proc.pid)
