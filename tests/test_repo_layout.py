@@ -7,8 +7,6 @@ import subprocess
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("models", "explorer", "ui")  # the app's own packages: no import cycle among their modules
 GRADIO_HOMES = ("app.py", "ui/")
@@ -211,8 +209,6 @@ def test_gradio_is_imported_only_in_app_py_and_ui():
     assert offenders == []
 
 
-@pytest.mark.xfail(strict=False, reason="app.py is being split into ui/ (issue 30, item 1); the lead removes "
-                                        "this mark at integration")
 def test_app_py_is_a_thin_entry_point():
     assert len((ROOT / "app.py").read_text(encoding="utf-8").splitlines()) <= MAX_APP_LINES
 
@@ -228,8 +224,6 @@ def long_functions(paths: list[str], limit: int = MAX_FUNCTION_LINES) -> list[st
     return out
 
 
-@pytest.mark.xfail(strict=False, reason="app.py's build_demo is being split into ui/tabs (issue 30, item 1); "
-                                        "the lead removes this mark at integration")
 def test_no_function_of_the_app_is_longer_than_120_lines():
     assert long_functions([p for p in python_files() if not p.startswith(NOT_APP_CODE)]) == []
 

@@ -1,6 +1,6 @@
 """The public API endpoints (gradio_client): /translate, /fill_mask, /nsp, /generate, and the fine-tuned tasks
-/sentiment_analysis, /nli, /pos, /ner, /question_answering (explorer.pipeline's outputs as JSON). Each returns what the endpoint
-sends, in its order (gradio_client reads a tuple by position, so these keep one); the tabs call the same
+/sentiment_analysis, /nli, /pos, /ner, /question_answering (explorer.pipeline's outputs as JSON). Each returns what
+the endpoint sends, in its order (gradio_client reads a tuple by position, so these keep one); the tabs call the same
 building blocks (explorer.inference, explorer/views/api.py).
 
     from gradio_client import Client
