@@ -23,6 +23,7 @@ from explorer.views import md, notices_md
 from explorer.views.transformer import pick
 
 TASKS = ("sentiment", "nli", "pos", "ner", "qa")  # the tab's task choices, in the lecture figure's order of use
+LABEL_COLUMNS = ["label", "probability"]  # a sentence-level task's table (sentiment, nli): the tab's first one
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def _prediction(r: ft.TaskResult, lang: str):
     w = i18n.ft_labels(lang)
     if r.label is not None:
         fig = ff.label_bars(r.labels, r.probs, i18n.t("ft.probs_title", lang), w)
-        table = pd.DataFrame({"label": list(r.labels), "probability": [round(float(p), 6) for p in r.probs]})
+        table = pd.DataFrame(list(zip(r.labels, [round(float(p), 6) for p in r.probs])), columns=LABEL_COLUMNS)
         summary = i18n.t("ft.summary_label", lang, label=r.label, p=r.score)
     elif r.tags is not None:
         fig = ff.tag_heatmap(r.words, r.tags, r.probs, r.labels, i18n.t("ft.tags_title", lang), w)
