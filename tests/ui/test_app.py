@@ -552,8 +552,25 @@ def test_the_language_switch_redraws_the_results_on_screen():
     relabeled = R.relabel(ro_en[R.record], 2, "ko")
     figs = [R.grid, R.entropy, R.rollout, R.row_entropy]
     assert _titles(relabeled.values()) == _titles(ro_ko[c] for c in figs) != _titles(ro_en[c] for c in figs)
+    FT, G = TABS["finetune"], TABS["gpt"]
+    ft_en, ft_ko = (FT.run_finetune("sentiment", EN, "", 1, 1, lang) for lang in ("en", "ko"))
+    relabeled = FT.relabel(ft_en[FT.record], "sentiment", 1, 1, "ko")  # prediction, table, texts, both models' heads
+    figs = [FT.prediction, FT.finetuned, FT.pretrained, FT.difference, FT.change, FT.cls]
+    assert _titles(relabeled[c] for c in figs) == _titles(ft_ko[c] for c in figs) != _titles(ft_en[c] for c in figs)
+    assert list(relabeled[FT.table].columns) == list(ft_ko[FT.table].columns) != list(ft_en[FT.table].columns)
+    for c in (FT.summary, FT.explanation):
+        assert relabeled[c] == ft_ko[c] != ft_en[c]
+    assert relabeled[FT.task].choices == [(i18n.t(f"ft.task_{t}", "ko"), t) for t in ("sentiment", "nli", "pos",
+                                                                                       "ner", "qa")]
+    prompt = ("The students opened their", True, 0.7, 50, 0.95, 5, 0, 1, 1)  # greedy, 5 new tokens
+    g_en, g_ko = (list(G.continue_prompt(*prompt, lang))[-1] for lang in ("en", "ko"))  # the stream's last update
+    relabeled = G.relabel(g_en[G.record], 1, 1, 5, "ko")  # the steps table and every attention view
+    figs = [G.step_plot, G.grid, G.head_plot, G.scores]
+    assert _titles(relabeled[c] for c in figs) == _titles(g_ko[c] for c in figs) != _titles(g_en[c] for c in figs)
+    assert list(relabeled[G.steps].columns) == list(g_ko[G.steps].columns) != list(g_en[G.steps].columns)
+    assert relabeled[G.steps].equals(g_ko[G.steps])  # the same numbers: redrawn from the record, not rerun
     for relabel, args in ((S.relabel, (None, 1)), (T.relabel, (None, 1, 1)), (B.relabel, (None, 1, 1)),
-                          (BM.relabel, (None, 0)), (R.relabel, (None, 1))):
+                          (BM.relabel, (None, 0)), (R.relabel, (None, 1)), (G.relabel, (None, 1, 1, 5))):
         assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
     switch = [handler_name(f.fn) for f in app.demo.fns.values()
               if any(app.demo.blocks.get(b).__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
@@ -562,7 +579,8 @@ def test_the_language_switch_redraws_the_results_on_screen():
                                      "models.relabel", "positional.relabel", "query_key.relabel", "rollout.relabel",
                                      "scores.relabel", "seq2seq.relabel", "transformer.relabel",
                                      "inside.relabel", "luong.relabel", "choices.relabel", "bert_inputs.relabel",
-                                     "bert_inputs.relabel", "elmo.relabel"])  # bert_inputs: its two results
+                                     "bert_inputs.relabel", "elmo.relabel", "finetune.relabel",
+                                     "gpt.relabel"])  # bert_inputs: its two results
 
 
 def _words(values) -> list:
@@ -613,6 +631,14 @@ def _computation_firsts(lang: str) -> dict:
             i18n.t("el.table"): EL.show("bank", "", "", 1.0, True, "auto", lang)[EL.table]}
 
 
+def _finetune_gpt_firsts(lang: str) -> dict:
+    """The first results of the fine-tuning tab's table (its default task) and the GPT tab's steps."""
+    FT, G = TABS["finetune"], TABS["gpt"]
+    generated = list(G.continue_prompt("The students opened their", True, 0.7, 50, 0.95, 3, 0, 1, 1, lang))[-1]
+    return {i18n.t("ft.table"): FT.run_finetune("sentiment", EN, "", 1, 1, lang)[FT.table],
+            i18n.t("gpt.steps"): generated[G.steps]}
+
+
 def test_empty_tables_show_their_headers_before_the_first_run():
     """Gradio labels the columns of a table without any "1 2 3": the tables that start empty carry the
     headers their first result will have."""
@@ -626,7 +652,7 @@ def test_empty_tables_show_their_headers_before_the_first_run():
               i18n.t("sf.table"): SF.show(EN, "en")[SF.table],
               i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "en")[QK.table],
               i18n.t("ctx.table"): CTX.show("bank", "", "bert", "en")[CTX.table]}
-    firsts.update(_computation_firsts("en"))
+    firsts.update({**_computation_firsts("en"), **_finetune_gpt_firsts("en")})
     for label, first in firsts.items():
         assert by_label[label].value["headers"] == list(first.columns), label
     # the language switch gives the still-empty ones their Korean headers (a table with a result: skipped)
@@ -642,7 +668,8 @@ def test_empty_tables_show_their_headers_before_the_first_run():
                  i18n.t("bert.tokens"): b_ko[B.tokens], i18n.t("bert.masks"): b_ko[B.masks],
                  i18n.t("sf.table"): SF.show(EN, "ko")[SF.table],
                  i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "ko")[QK.table],
-                 i18n.t("ctx.table"): CTX.show("bank", "", "bert", "ko")[CTX.table], **_computation_firsts("ko")}
+                 i18n.t("ctx.table"): CTX.show("bank", "", "bert", "ko")[CTX.table], **_computation_firsts("ko"),
+                 **_finetune_gpt_firsts("ko")}
     for t, out in zip(tables, korean):
         assert isinstance(out, pd.DataFrame) and len(out) == 0
         assert list(out.columns) == list(firsts_ko[t.label].columns) != t.value["headers"], t.label

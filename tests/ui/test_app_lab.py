@@ -283,7 +283,15 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
         "inside.show": {i18n.t("common.sentence"), i18n.t("il.target")},
         "luong.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
         "choices.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
-        "bert_inputs.show": {i18n.t("common.sentence")}, "elmo.show": {i18n.t("el.word"), i18n.t("el.weights")}}, submits
+        "bert_inputs.show": {i18n.t("common.sentence")}, "elmo.show": {i18n.t("el.word"), i18n.t("el.weights")},
+        "finetune.run_finetune": {i18n.t("ft.text")}, "gpt.continue_prompt": {i18n.t("gpt.prompt")},
+        "gpt.compare": {i18n.t("common.sentence")}}, submits
+    # the same event as the tab's button: Enter runs with the button's inputs, outputs and checks
+    for name, button in (("finetune.run_finetune", "ft.run"), ("gpt.continue_prompt", "gpt.run"),
+                         ("gpt.compare", "gpt.compare_run")):
+        f = next(f for f in app.demo.fns.values() if handler_name(f.fn) == name and f.targets)
+        clicked = {app.demo.blocks[b].value for b, e in f.targets if e == "click"}
+        assert clicked == {i18n.t(button)} and {e for _, e in f.targets} == {"click", "submit"}, name
     # BERT: the button that fits what is typed
     B = TABS["bert"]
     fill, nsp = B.fill("bert", "I am a [mask].", "", 5, 1, 1), B.next_sentence
@@ -473,7 +481,8 @@ def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
     assert all(f.concurrency_id != "live-training" for f in fns if f is not run)
     assert any(run._id in f.cancels for f in fns)  # the Stop button
     public = {f.api_name for f in fns if f.api_visibility == "public"}
-    assert public == {"translate", "fill_mask", "nsp"}  # every new event is private
+    assert public == {"translate", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli", "pos", "ner",
+                      "question_answering"}  # ui/api.py's endpoints; every tab's event is private
 
 
 def test_friendly_generators_turn_errors_into_messages():
