@@ -30,7 +30,7 @@ CHUNK = 64 * 1024
 
 
 def post_raw(url: str, path: str, nbytes: int, chunked: bool = False, prefix: bytes = b'{"data": ["',
-             suffix: bytes = b'", "transformer-en-fr", 1]}', content_type: str = "application/json",
+             suffix: bytes = b'", "transformer-en-fr", 1, ""]}', content_type: str = "application/json",
              timeout: float = 120.0) -> dict:
     """POST a body of about `nbytes` (prefix + filler + suffix) over a plain socket, as a client that keeps
     sending until the server answers or closes. Returns status, body (text), seconds until the answer and
@@ -155,17 +155,28 @@ def start_with_limits():
     raise RuntimeError("the app did not answer within 180 s")
 
 
+def padded(url: str, data: list, api: str = "translate") -> list:
+    """data with "" for the endpoint's trailing optional inputs (/translate's target), which /call requires."""
+    import httpx
+
+    config = httpx.get(f"{url}config", timeout=60).json()
+    n = len(next(d for d in config["dependencies"] if d.get("api_name") == api)["inputs"])
+    return list(data) + [""] * (n - len(data))
+
+
 def call(url: str, data: list, session: str | None = None) -> tuple[int, float]:
-    """A /call/translate and its result: (HTTP status of the call, seconds until the result or the refusal)."""
+    """A /call/translate and its result: (HTTP status of the call, seconds until the result or the refusal); an
+    event that ended in an error raises (a failed event would time nothing)."""
     import httpx
 
     t0 = time.perf_counter()
-    body = {"data": data, **({"session_hash": session} if session else {})}
+    body = {"data": padded(url, data), **({"session_hash": session} if session else {})}
     r = httpx.post(f"{url}gradio_api/call/translate", json=body, timeout=600)
     if r.status_code == 200:
         with httpx.stream("GET", f"{url}gradio_api/call/translate/{r.json()['event_id']}", timeout=600) as s:
-            for _ in s.iter_bytes():
-                pass
+            text = "".join(s.iter_text())
+        if "event: complete" not in text:
+            raise RuntimeError(f"/translate did not complete: {text[:300]}")
     return r.status_code, time.perf_counter() - t0
 
 
@@ -174,7 +185,7 @@ def send(url: str, data: list, session: str) -> int:
     results of one session's calls share one message queue on the server, so only one reader per session."""
     import httpx
 
-    return httpx.post(f"{url}gradio_api/call/translate", json={"data": data, "session_hash": session},
+    return httpx.post(f"{url}gradio_api/call/translate", json={"data": padded(url, data), "session_hash": session},
                       timeout=600).status_code
 
 
