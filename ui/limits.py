@@ -60,11 +60,21 @@ class Limits:
     address_rate: float = 40.0  # the same per client address behind the proxy
     address_burst: int = 240
     trust_proxy: bool | None = None  # read X-Forwarded-For; None: only on a Hugging Face Space (SPACE_ID set)
+    # proxies in front of this server that append to X-Forwarded-For: the Space's own, and Gradio's Node server
+    # under SSR (GRADIO_SSR_MODE=true); None counts them so. Check on the Space: a wrong count keys every visitor
+    # by one address (the per-address caps then bind all visitors together).
+    trusted_hops: int | None = None
     max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
 
     @property
     def behind_proxy(self) -> bool:
         return bool(os.environ.get("SPACE_ID")) if self.trust_proxy is None else self.trust_proxy
+
+    @property
+    def hops(self) -> int:
+        if self.trusted_hops is not None:
+            return max(1, self.trusted_hops)
+        return 1 + (os.environ.get("GRADIO_SSR_MODE", "").lower() == "true")
 
 
 LIMITS = Limits()
@@ -280,14 +290,15 @@ class RequestLimits:
     # --- admission of events
 
     def _address(self, scope) -> str | None:
-        """The visitor's address behind a trusted proxy: the last X-Forwarded-For entry (the one the proxy
-        appended; the ones before it are the client's own word), else None (locally every visitor, and
-        Gradio's SSR server, is 127.0.0.1, which says nothing)."""
+        """The visitor's address behind trusted proxies: the X-Forwarded-For entry `hops` from the end (the one the
+        outermost trusted proxy appended; entries before it are the client's own word), else None (locally every
+        visitor, and Gradio's SSR server, is 127.0.0.1, which says nothing)."""
         if not self.limits.behind_proxy:
             return None
         forwarded = _header(scope, b"x-forwarded-for")
         if forwarded:
-            return forwarded.split(",")[-1].strip() or None
+            entries = [e.strip() for e in forwarded.split(",")]
+            return entries[-min(self.limits.hops, len(entries))] or None
         client = scope.get("client")
         return client[0] if client else None
 

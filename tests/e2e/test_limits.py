@@ -178,3 +178,33 @@ def test_messages_follow_accept_language(server):
     r = httpx.post(f"{url}gradio_api/call/heavy_d", content=b"x" * 70_000,
                    headers={"content-type": "application/json", "accept-language": "ko-KR,ko;q=0.9"})
     assert r.status_code == 413 and detail(r).startswith(i18n.t("limit.body", "ko", size="", limit="")[:8]), r.text
+
+
+@pytest.fixture(scope="module")
+def proxied():
+    """The same app behind a trusted proxy (as on a Space): at most 2 heavy events per client address."""
+    limits = replace(LIMITS, concurrency=1, trust_proxy=True, trusted_hops=1, per_address=2)
+    with gr.Blocks() as demo:
+        text, n, out = gr.Textbox(), gr.Slider(0, 10, step=1), gr.Textbox()
+        gr.Button().click(_heavy("p"), [text, n], out, api_name="heavy_p", concurrency_id="models")
+    demo.queue()
+    apply_limits(demo, limits)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                **launch_kwargs(limits))
+    try:
+        yield f"http://127.0.0.1:{port}/", demo
+    finally:
+        demo.close()
+
+
+def test_behind_the_proxy_one_address_is_capped_across_sessions(proxied):
+    url, demo = proxied
+    fn = next(i for i, f in demo.fns.items() if f.api_name == "heavy_p")
+    # the proxy appends the address it saw; what comes before it is the client's own word
+    spoofs = ["1.1.1.1, 9.9.9.9", "2.2.2.2, 9.9.9.9", "9.9.9.9"]
+    codes = [join(url, fn, f"s{i}", **{"x-forwarded-for": h}) for i, h in enumerate(spoofs)]
+    assert [r.status_code for r in codes] == [200, 200, 429], [r.text for r in codes]
+    assert "Your network already has 2 requests" in detail(codes[2])
+    assert join(url, fn, "other", **{"x-forwarded-for": "9.9.9.9, 8.8.8.8"}).status_code == 200
+    wait_idle(demo)
