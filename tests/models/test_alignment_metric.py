@@ -1,5 +1,6 @@
 """models.evaluate's alignment metric (issue 32): the hand-aligned check file, subword-to-word pooling, and
 the hit rate and </s> weight recomputed by a second, naive route on the shipped models."""
+import json
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,12 @@ def test_hit_rate_and_eos_weight_recomputed(name):
 def test_no_attention_has_no_alignment():
     ckpt = load(ASSETS / "seq2seq-none")
     assert alignment_scores(ckpt.model, ckpt.tokenizer, read_alignment_check(ALIGNMENT_CHECKS["en-fr"])[:2]) is None
+
+
+@needs("seq2seq-dot")
+def test_evaluate_prints_the_check_for_an_en_fr_checkpoint(capsys):
+    from models import evaluate
+    evaluate.main([str(ASSETS / "seq2seq-dot"), "--alignment-only"])
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    ckpt = load(ASSETS / "seq2seq-dot")
+    assert out["alignment"] == alignment_scores(ckpt.model, ckpt.tokenizer, read_alignment_check(ALIGNMENT_CHECKS["en-fr"]))
