@@ -80,8 +80,10 @@ def build_demo() -> gr.Blocks:
         lang.change(None, lang, None, js=PAGE_LANG_JS, show_progress="hidden", api_visibility="private")
         demo.load(language_from_url, None, lang, show_progress="hidden", api_visibility="private", queue=False)
         tables = [t for t, _ in L.tables]  # the results tables: headers of the empty ones follow the switch
-        lang.change(empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
-                    show_progress="hidden", api_visibility="private")
+        headers = lang.change(empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
+                              show_progress="hidden", api_visibility="private")
+        page.first.wire(lang, after_switch=headers)  # every tab opens with its default example drawn
+        demo.first_screens = page.first  # computed from the first visit on (ui/first_screen.py); the tests read it
         demo.localized = L  # the tests check every registered component against explorer/i18n.py
         for block in list(demo.blocks.values()):  # a plot drawn while its tab was hidden: laid out when shown
             if isinstance(block, gr.Tab):

@@ -22,6 +22,7 @@ Adding a tab is one new module here plus one line in app.py's TABS:
                                concurrency_id="models", api_visibility="private",
                                validator=first_is_a_sentence)
             page.on_language(self.relabel, [self.record, page.lang], [self.figure, self.files])
+            page.first_screen(self.show, [self.text, page.lang], [self.figure, self.files, self.record])
 
         @friendly
         def show(self, text, lang="en"):
@@ -69,6 +70,12 @@ is redrawn by the handler it registers with `page.on_language(fn, inputs, output
 keeps in a gr.State (no model call where a record exists), or by running a cheap, deterministic view
 again from its last arguments (`keeping_args`, `run_again` in ui.components). A results table built with
 `page.L.table` gets its headers in the new language while it is still empty.
+
+First screen: no tab opens blank. `page.first_screen(fn, inputs, outputs)` names the handler that draws the
+tab's default example (its button's, with the same outputs, its States included) and the inputs it runs on;
+their values as built are the example. It is computed once per language for all visitors, in a background
+thread after launch, and sent when the tab is opened (ui/first_screen.py; tests/ui/test_first_screen.py
+checks every tab of app.TABS). A generator handler's last update is the screen. Downloads are not cached.
 """
 from __future__ import annotations
 
@@ -78,6 +85,7 @@ from types import ModuleType
 import gradio as gr
 
 from ui.components import Localized
+from ui.first_screen import FirstScreens
 
 
 @dataclass
@@ -97,11 +105,21 @@ class Page:
     tabs: dict = field(default_factory=dict)  # module name ("beam", "query_key") -> its Tab
     tab: gr.Tab | None = None  # the gr.Tab being built
     group: gr.Tab | None = None  # the group's gr.Tab holding it, if any
+    name: str | None = None  # the module name of the tab being built
+    first: FirstScreens = field(default_factory=FirstScreens)  # every tab's first screen (ui/first_screen.py)
 
     def on_language(self, fn, inputs, outputs, **kwargs):
-        """Redraw what `fn` returns when the language switch moves (its last input is the switch)."""
+        """Redraw what `fn` returns when the language switch moves (its last input is the switch). A redraw
+        from States alone, on a first screen nobody has changed, is the cached screen in the new language."""
         kwargs.setdefault("show_progress", "hidden")
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        fn = self.first.guard(self.name, fn, inputs, outputs)
         return self.lang.change(fn, inputs, outputs, api_visibility="private", **kwargs)
+
+    def first_screen(self, fn, inputs, outputs):
+        """What the tab shows before anyone presses a button: `fn` (the handler its button runs) on `inputs`'
+        values as built (its last input is the switch), computed once per language for every visitor."""
+        return self.first.add(self.name, fn, inputs, outputs, self.tab)
 
 
 def tab_name(module: ModuleType) -> str:
@@ -124,6 +142,7 @@ def _build(page: Page, entries: list, group: gr.Tab | None) -> None:
                 _build(page, entry.tabs, g)
             continue
         with page.L(gr.Tab, entry.TITLE) as t:
-            page.tab, page.group = t, group
+            page.tab, page.group, page.name = t, group, tab_name(entry)
+            page.first.tab_built(t, group)
             page.tabs[tab_name(entry)] = entry.Tab(page)
-    page.tab = page.group = None
+    page.tab = page.group = page.name = None

@@ -44,6 +44,7 @@ class Tab:
         self.choice.input(self.choose, [self.search, self.choice, page.lang], chosen, trigger_mode="always_last",
                           api_visibility="private")
         page.on_language(self.relabel, [self.search, self.choice, page.lang], every, concurrency_id="models")
+        page.first_screen(self.run, [self.text, self.model, self.beam, page.lang], every)
 
     def _chosen(self, c: views.BeamChoice) -> dict:
         return {self.translation: c.translation, self.grid: c.grid, self.mean: c.mean, self.notice: c.notice,

@@ -81,6 +81,7 @@ class Tab:
             s.input(self.show_heads, [self.record, *lh], drawn, trigger_mode="always_last", show_progress="hidden",
                     api_visibility="private")
         page.on_language(self.relabel, [self.record, *lh], drawn)
+        page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs)
 
     def connect(self, page):
         """A Hub BERT, once loaded, is offered by every view that takes a BERT (this tab, rollout, query-key,

@@ -51,6 +51,11 @@ class Tab:
         self.relabel_mask = run_again(self.mask)
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
         page.on_language(self.relabel_mask, [self.last_mask, page.lang], mask_out, concurrency_id="models")
+        page.first_screen(keeping_args(self.show, self.last),
+                          [self.text, self.text_b, self.positions, self.model, page.lang], out + [self.last])
+        page.first_screen(keeping_args(self.mask, self.last_mask),
+                          [self.text, self.seed, self.prob, self.top_k, self.model, page.lang],
+                          mask_out + [self.last_mask])
 
     @friendly
     def show(self, text, text_b, positions, model, lang="en"):

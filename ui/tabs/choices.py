@@ -37,6 +37,7 @@ class Tab:
                          api_visibility="private")
         self.relabel = run_again(self.show)
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(run, inputs, out + [self.last])
 
     @friendly
     def show(self, text, model, target, top_k, lang="en"):

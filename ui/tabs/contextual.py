@@ -35,6 +35,8 @@ class Tab:
                     out + [self.last], concurrency_id="models", api_visibility="private")
         self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(keeping_args(self.show, self.last), [self.word, self.sentences, self.model, page.lang],
+                          out + [self.last])
 
     @friendly
     def show(self, word, sentences, model, lang="en"):

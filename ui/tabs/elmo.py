@@ -37,6 +37,7 @@ class Tab:
               out + [self.last], concurrency_id="models", api_visibility="private")
         self.relabel = run_again(self.show)
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(keeping_args(self.show, self.last), inputs, out + [self.last])
 
     @friendly
     def show(self, word, sentences, weights, gamma, normalize, model, lang="en"):

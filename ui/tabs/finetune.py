@@ -60,6 +60,8 @@ class Tab:
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         page.on_language(self.relabel, [self.record, self.task, self.layer, self.head, page.lang],
                          drawn + [self.task])
+        page.first_screen(self.run_finetune, [self.task, self.text, self.text_b, self.layer, self.head, page.lang],
+                          drawn + [self.record])
 
     def _drawn(self, v: views.FinetuneView) -> dict:
         return {self.prediction: v.prediction, self.table: v.table, self.summary: v.summary,

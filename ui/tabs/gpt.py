@@ -71,6 +71,8 @@ class Tab:
                     trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         page.on_language(self.relabel, [self.record, self.layer, self.head, self.step, page.lang],
                          [self.notice, self.steps, *heads])
+        page.first_screen(self.continue_prompt, inputs,  # the stream's last update: every figure and the record
+                          [self.text, self.notice, self.steps, *heads, self.record, self.step, self.layer, self.head])
 
         with L(gr.Accordion, "gpt.compare_tab", open=True):
             L(gr.Markdown, "gpt.compare_intro")
@@ -97,6 +99,7 @@ class Tab:
             s.input(self.show_pair, [self.pair, *knobs, page.lang], compare_out, trigger_mode="always_last",
                     show_progress="hidden", api_visibility="private")
         page.on_language(self.show_pair, [self.pair, *knobs, page.lang], compare_out)
+        page.first_screen(self.compare, [self.compare_text, *knobs, page.lang], [*compare_out, self.pair, *knobs])
 
     @friendly
     def stop(self):

@@ -53,6 +53,8 @@ class Tab:
                     api_visibility="private")
         self.model.change(self.model_changed, self.model, [self.layer, self.stack], api_visibility="private")
         page.on_language(self.relabel, [self.last, page.lang], self.outputs + [self.stack], concurrency_id="models")
+        self.first_run = run
+        page.first_screen(self.first_view, inputs, self.outputs + [self.last, self.stack])
 
     @friendly
     def show(self, text, model, layer, token, stack, target, lang="en"):
@@ -70,6 +72,12 @@ class Tab:
                 a = v.attention[i]
                 out.update({scores: a.scores, qkv: a.qkv, heads: a.heads})
         return out
+
+    @friendly
+    def first_view(self, text, model, layer, token, stack, target, lang="en"):
+        """The first screen: the default example, and the stack's choices in `lang` (as the switch redraws them)."""
+        return {**self.first_run(text, model, layer, token, stack, target, lang),
+                self.stack: gr.Radio(choices=stack_choices(i18n.lang_code(lang)))}
 
     @friendly
     def model_changed(self, model):

@@ -69,6 +69,8 @@ class Tab:
                             queue=False, concurrency_id="models", api_visibility="private")
         # a live run in progress follows the switch from its next record
         page.on_language(self.relabel, [self.last, self.stopped, page.lang], [self.loss, self.alignment, self.status])
+        page.first_screen(self.untrained, [self.seconds, self.score, self.probe, page.lang],
+                          [self.loss, self.alignment, self.translation, self.status, self.last, self.stopped])
 
     @friendly
     def train(self, seconds, attention, probe, lang, request: gr.Request = None):
@@ -83,6 +85,18 @@ class Tab:
         for v in records:
             yield {self.loss: v.loss, self.alignment: v.alignment, self.translation: v.translation,
                    self.status: v.text, self.files: v.files or None, self.last: (v.record, attention)}
+
+    @friendly
+    def untrained(self, seconds, attention, probe, lang="en"):
+        """The first screen: the run's first record, before any training step (its attention near uniform), for
+        Start to be compared with; nothing trains."""
+        records = views.live_view(seconds, attention, probe, lang)
+        try:
+            v = next(records)
+        finally:
+            records.close()
+        return {self.loss: v.loss, self.alignment: v.alignment, self.translation: v.translation,
+                self.status: v.text, self.last: (v.record, attention), self.stopped: False}
 
     @friendly
     def stop(self, last, choice):

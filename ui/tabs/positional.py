@@ -40,6 +40,7 @@ class Tab:
                           api_visibility="private")
         self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(run, inputs, out + [self.last])
 
     @friendly
     def show(self, max_len, d_model, text, model, lang="en"):

@@ -48,6 +48,7 @@ class Tab:
                      show_progress="hidden", concurrency_id="models", api_visibility="private")
         self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(run, inputs, out + [self.last])
 
     @friendly
     def show(self, text, model, layer, head, query, lang):

@@ -53,6 +53,7 @@ class Tab:
         self.layer.input(self.show_layer, [self.record, self.layer, page.lang], [self.rollout, self.row_entropy],
                          trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         page.on_language(self.relabel, [self.record, self.layer, page.lang], drawn)
+        page.first_screen(self.run, [self.text, self.model, self.layer, page.lang], outs)
 
     def _drawn(self, v: views.RolloutView) -> dict:
         return {self.grid: v.grid, self.entropy: v.entropy, self.rollout: v.layer.rollout,

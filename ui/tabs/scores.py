@@ -30,6 +30,7 @@ class Tab:
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
         page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
+        page.first_screen(keeping_args(self.show, self.last), [self.text, page.lang], out + [self.last])
 
     @friendly
     def show(self, text, lang="en"):

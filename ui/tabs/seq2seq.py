@@ -43,6 +43,8 @@ class Tab:
         page.on_language(friendly(lambda choice: gr.Radio(choices=views.seq2seq_choices(reg, i18n.lang_code(choice)))),
                          page.lang, self.model)
         page.on_language(self.relabel, [self.record, self.step, page.lang], [self.notice, *drawn])
+        page.first_screen(self.run, [self.text, self.model, page.lang],
+                          [self.translation, self.notice, *drawn, self.files, self.record, self.step])
 
     def _step(self, record, step, lang) -> dict:
         alignment, bars, text = views.seq2seq_step(record, step, lang)

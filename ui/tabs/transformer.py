@@ -58,6 +58,9 @@ class Tab:
                     trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         page.on_language(self.relabel, [self.record, self.layer, self.head, page.lang],
                          [self.notice, self.hypotheses, *heads])
+        page.first_screen(self.run, [self.text, self.model, self.beam, self.layer, self.head, page.lang],
+                          [self.translation, self.notice, self.hypotheses, *heads, self.record, self.layer,
+                           self.head])
 
     def _heads(self, v: views.TransformerHeads) -> dict:
         return {getattr(self, n): getattr(v, n) for n in HEADS}

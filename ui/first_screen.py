@@ -1,0 +1,281 @@
+"""A first screen with results (issue 33, item 9): every tab opens with its default example already drawn.
+
+A tab registers what it shows before anyone presses a button with `page.first_screen(fn, inputs, outputs)`:
+the handler its button runs, on the inputs' values as the page was built (the default example) and in the
+visitor's language. `FirstScreens` computes each of them once per language, in one background thread, and
+keeps the outputs, so a visit costs a dictionary lookup, not a model run, and many visitors do not multiply the
+work. The first visit starts it: the tab it opens first, then every other tab in English (`warm`), so that
+the next tabs opened are lookups. Not at launch: start-up and the memory of a server nobody has visited stay
+as they were (docs/performance.md: warming adds about 100 MB, mostly what any first use of the views costs).
+
+What is kept is shared by every visitor, so it is made immutable: figures as the JSON Gradio sends
+(`PlotData`: a string), numpy arrays of the records read-only (a view that wrote into one would raise
+instead of changing every visitor's first screen; tests/ui/test_first_screen.py checks the cache against a
+fresh run after the tabs' redraws). Downloads are left out: their files are deleted after an hour
+(explorer.views.write_downloads), so a cached path would go stale; a run writes them.
+
+Events (app.py calls `wire`): the tab the page opens on is filled on page load, in the switch's language,
+unless the link asks for another (?lang=ko): then after the switch has moved and written the empty tables'
+headers (so that those never land over a first screen). Every other tab is filled when it is opened, if it
+still shows nothing: a visit receives only the tabs it opens. A language switch on a first screen nobody has
+changed is a lookup too (`guard`), for the views that keep only their arguments and would run their model again.
+"""
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import functools
+import gc
+import inspect
+import itertools
+import logging
+import os
+import queue
+import threading
+from concurrent.futures import Future
+
+import gradio as gr
+import numpy as np
+import plotly.graph_objects as go
+from gradio.components.plot import PlotData
+
+from explorer import i18n
+from ui.components import friendly
+
+log = logging.getLogger("attention_explorer")
+
+LANGS = tuple(i18n.CHOICES.values())  # "en", "ko": the order `warm` computes them in
+NICE = 10  # the warming thread yields the CPU to visitors' requests (Linux: a thread's own priority)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)  # an entry is itself: compared by identity
+class Entry:
+    """One tab's first screen: `fn(*defaults, lang)`, whose dict keyed by component fills `outputs`."""
+    tab: str  # the tab module's name ("seq2seq"); a tab may have several entries (bert_inputs: two views)
+    fn: object
+    inputs: tuple  # components; the last one is the language switch
+    outputs: tuple
+    block: object = None  # the gr.Tab it is drawn in: opening it fills it
+
+    @property
+    def states(self) -> list:
+        return [c for c in self.outputs if isinstance(c, gr.State)]
+
+    @property
+    def shown(self) -> list:
+        """The outputs a first screen fills: not the downloads (see the module's docstring)."""
+        return [c for c in self.outputs if not isinstance(c, gr.File)]
+
+
+def default_value(component):
+    """What a handler receives from `component` as the page was built (Gradio keeps its value postprocessed)."""
+    value = getattr(component, "value", None)
+    if isinstance(component, gr.State):
+        return value
+    try:
+        return component.preprocess(value)
+    except Exception:  # noqa: BLE001 - e.g. a dropdown whose choices are filled by its first run
+        return value
+
+
+def freeze(value, _seen=None):
+    """`value` made safe to share between visitors: a figure as its JSON (what Gradio sends), arrays read-only."""
+    if isinstance(value, go.Figure):
+        return PlotData(type="plotly", plot=value.to_json())
+    _seen = set() if _seen is None else _seen
+    if id(value) in _seen:
+        return value
+    _seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            freeze(getattr(value, f.name), _seen)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            freeze(v, _seen)
+    elif isinstance(value, dict):
+        for v in value.values():
+            freeze(v, _seen)
+    return value
+
+
+def _merged(out):
+    """A generator handler's updates (GPT, live training) merged: what the page shows once it has finished."""
+    if not inspect.isgenerator(out):
+        return out
+    merged = {}
+    for update in out:
+        if isinstance(update, dict):
+            merged.update(update)
+    return merged
+
+
+def _give_back_freed_memory() -> None:
+    """The forward passes' freed buffers back to the system (glibc keeps them): 20-40 MB of RSS after the
+    warming (docs/performance.md). Elsewhere nothing happens."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def link_language(request) -> str | None:
+    """The language a link asks for (?lang=ko), as ui.components.language_from_url reads it; None: none."""
+    if request is None:
+        return None
+    code = (request.query_params.get("lang") or "").strip().lower().split("-")[0]
+    return code if code in LANGS else None
+
+
+class FirstScreens:
+    """Every tab's first screen, computed once per language by one background thread and kept."""
+
+    def __init__(self):
+        self.entries: list[Entry] = []
+        self._done: dict[tuple[int, str], Future] = {}  # (entry index, lang) -> its screen (a dict)
+        self._lock = threading.Lock()
+        self._todo: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._worker: threading.Thread | None = None
+        self._warming = False  # whether `warm` has queued every screen (the first visit does)
+        self.opening = None  # the gr.Tab the page opens on
+        self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
+
+    def add(self, tab: str, fn, inputs, outputs, block=None) -> Entry:
+        entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block)
+        self.entries.append(entry)
+        return entry
+
+    def tab_built(self, block, group=None) -> None:
+        """Called by ui.tabs.build_tabs for each tab, in page order: which tab opens first, and in each group."""
+        if self.opening is None:
+            self.opening = block
+        if group is not None:
+            self.leads.setdefault(id(group), (group, block))
+
+    # ------------------------------------------------------------------ the cache
+
+    def compute(self, entry: Entry, lang: str) -> dict:
+        """A fresh run of `entry` on its defaults in `lang` (no cache): its outputs, made immutable."""
+        choice = {c: name for name, c in i18n.CHOICES.items()}[i18n.lang_code(lang)]
+        args = [default_value(c) for c in entry.inputs[:-1]] + [choice]
+        out = _merged(entry.fn(*args))
+        if not isinstance(out, dict):
+            raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")
+        shown = set(entry.shown)
+        return {c: freeze(v) for c, v in out.items() if c in shown}
+
+    def screen(self, entry: Entry, lang: str) -> dict:
+        """`entry`'s first screen in `lang`: computed once (by the background thread), then a lookup. A screen
+        that could not be computed is {} (the tab keeps its empty outputs and still works through its button).
+        The first call also queues every other first screen in English, behind this one."""
+        future = self._future(entry, i18n.lang_code(lang), priority=0)
+        if not self._warming:
+            self._warming = True
+            self.warm()
+        return future.result()
+
+    def _future(self, entry: Entry, lang: str, priority: int) -> Future:
+        key = (self.entries.index(entry), lang)
+        with self._lock:
+            future = self._done.get(key)
+            if future is None:
+                future = self._done[key] = Future()
+            if not future.done():  # asked again, maybe sooner (a visitor before the warming reached it)
+                self._todo.put((priority, next(self._order), key))
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="first-screens", daemon=True)
+                self._worker.start()
+        return future
+
+    def _work(self):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        except (AttributeError, OSError):  # not Linux, or not allowed: run at the process's priority
+            pass
+        computed = False
+        while True:
+            _, _, (i, lang) = self._todo.get()
+            future = self._done[(i, lang)]
+            if not future.done():
+                entry = self.entries[i]
+                try:
+                    future.set_result(self.compute(entry, lang))
+                except Exception:  # noqa: BLE001 - a model that did not load: the tab stays empty until its button
+                    log.exception("could not compute the first screen of %s in %s", entry.tab, lang)
+                    future.set_result({})
+                computed = True
+            if computed and self._todo.empty():
+                _give_back_freed_memory()
+                computed = False
+
+    def warm(self, langs=("en",)) -> None:
+        """Compute every first screen in the background, tab by tab in page order. English only by default: the
+        Korean ones are computed at the first visit that asks for each (a third of a second a tab), which keeps
+        the memory of the warmed server down (docs/performance.md)."""
+        for lang in langs:
+            for entry in self.entries:
+                self._future(entry, i18n.lang_code(lang), priority=1)
+
+    def cached(self, entry: Entry, lang: str) -> dict | None:
+        future = self._done.get((self.entries.index(entry), i18n.lang_code(lang)))
+        return future.result() if future is not None and future.done() else None
+
+    # ------------------------------------------------------------------ events
+
+    def wire(self, lang: gr.Radio, after_switch) -> None:
+        """The events that fill the first screens. The tab the page opens on: on page load, and after the switch's
+        first move (`after_switch`: the event writing the empty tables' headers) where a link asked for another
+        language. Every other tab when it is opened (its own gr.Tab, or its group's when it is the group's
+        first): a visit sends only the tabs it opens (all of them are 3.3 MB of figures, docs/performance.md)."""
+        root = gr.context.Context.root_block
+        run = dict(concurrency_id="first-screen", concurrency_limit=4, api_visibility="private")
+        for entry in self.entries:
+            shown, fill = entry.shown, self._fill_if_empty(entry)
+            if entry.block is self.opening:
+                root.load(self._on_load(entry), lang, shown, **run)
+                after_switch.then(fill, [lang, *entry.states], shown, show_progress="hidden", **run)
+            opened_by = [entry.block] + [g for g, lead in self.leads.values() if lead is entry.block]
+            for block in opened_by:
+                if block is not None and block is not self.opening:
+                    block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run)
+
+    def _on_load(self, entry: Entry):
+        @friendly
+        def first_screen(choice, request: gr.Request):
+            asked = link_language(request)
+            if asked is not None and asked != i18n.lang_code(choice):
+                return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)
+            return self.screen(entry, choice) or gr.skip()
+        return first_screen
+
+    def _fill_if_empty(self, entry: Entry):
+        @friendly
+        def first_screen_if_empty(choice, *states):
+            if any(s is not None for s in states):
+                return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
+            return self.screen(entry, choice) or gr.skip()
+        return first_screen_if_empty
+
+    def guard(self, tab: str, fn, inputs, outputs):
+        """`fn`, a language redraw of `tab` whose inputs are all States: on a first screen nobody has changed
+        (its States are the cached objects), the cached screen in the new language, a lookup instead of a run."""
+        if len(inputs) < 2 or not all(isinstance(c, gr.State) for c in inputs[:-1]):
+            return fn
+
+        @functools.wraps(fn)
+        def relabel(*args, **kwargs):
+            states, lang = args[:len(inputs) - 1], args[len(inputs) - 1] if len(args) >= len(inputs) else None
+            for entry in (e for e in self.entries if e.tab == tab):
+                if lang is None or not set(inputs[:-1]) <= set(entry.states):
+                    continue
+                screens = [s for s in (self.cached(entry, code) for code in LANGS) if s]
+                if any(all(s.get(c) is v for c, v in zip(inputs, states)) for s in screens):
+                    wanted = self.cached(entry, lang)
+                    if wanted:  # what the redraw would return, as it runs the same view on the same arguments
+                        return {o: wanted[o] for o in outputs if o in wanted}
+            return fn(*args, **kwargs)
+        relabel.friendly = getattr(fn, "friendly", False)
+        return relabel
