@@ -14,6 +14,11 @@ its hypothesis chooser), rollout, query · key, contextual vs static, positional
 attention over training (its snapshot slider), a 5-second live training, BLEU by length, and
 the Korean interface (the language switch), and a phone's narrow layouts, each with its screenshot.
 
+So do GPT, fine-tuning and "The whole computation" (inside a layer, Luong's six steps, next-word choices, BERT's
+inputs, ELMo): each waits for the first screen the tab opens with, runs its button on a changed input, and checks
+an invariant read back from the page (greedy picks the top token, causal zeros, labels summing to 1, a softmax row
+summing to 1, the drawn sum of three embeddings, a one-layer ELMo mix equal to that layer), with no toast.
+
 Uses Debian's Chromium (/usr/bin/chromium): Playwright's own browser download needs the
 network, which CI and this sandbox do not have.
 """
@@ -747,6 +752,320 @@ def test_the_offline_figures_page_puts_the_colour_bar_beside_the_map(browser, tm
         assert not errors, errors
     finally:
         context.close()
+
+
+# ----------------------------------------------------------------------------- GPT, fine-tuning, the whole computation
+
+
+# The traces of the visible plot whose title holds `title`, as plotly drew them (_fullData: its typed arrays
+# decoded, a masked cell NaN): per trace its type, name, axes and x, y, z.
+TRACES_JS = """
+title => {
+  const p = [...document.querySelectorAll('.js-plotly-plot')].find(p => p.offsetWidth > 0 && p._fullLayout
+    && (p._fullLayout.title.text || '').includes(title));
+  const arr = a => a == null ? null : Array.from(a, v => v != null && typeof v === 'object' ? Array.from(v) : v);
+  return p ? p._fullData.map(d => ({type: d.type, name: d.name, xaxis: d.xaxis, yaxis: d.yaxis,
+                                    x: arr(d.x), y: arr(d.y), z: arr(d.z)})) : null;
+}"""
+
+
+def _traces(ui, title: str) -> list[dict]:
+    traces = ui.page.evaluate(f"({TRACES_JS})", title)
+    assert traces, f"no drawn plot titled {title!r}"
+    return traces
+
+
+def _until(ui, check, what: str, timeout=STEP_MS):
+    """Poll `check()` every 250 ms until it returns something true; that value."""
+    for _ in range(timeout // 250):
+        got = check()
+        if got:
+            return got
+        ui.page.wait_for_timeout(250)
+    raise AssertionError(f"timed out after {timeout} ms waiting for {what}")
+
+
+def _no_toast(ui):
+    """No warning or error toast: the run ended in a result, not a message."""
+    toasts = ui.page.locator(".toast-body").all_inner_texts()
+    assert not toasts, toasts
+
+
+def _top(cell: str) -> list[tuple[str, float]]:
+    """'doors 0.130 · eyes 0.071' -> [('doors', 0.13), ('eyes', 0.071)]"""
+    return [(t, float(p)) for t, p in (a.rsplit(" ", 1) for a in cell.split(" · "))]
+
+
+def _causal(ui, soft: str, raw: str):
+    """The screen readers' tables of a causal head: weights 0 and scores −∞ above the diagonal, rows sum to 1."""
+    soft = ui.page.wait_for_function(VALUES_JS, arg=soft, timeout=STEP_MS).json_value()
+    raw = ui.page.wait_for_function(VALUES_JS, arg=raw, timeout=STEP_MS).json_value()
+    n = len(soft["rows"])
+    assert n >= 2 and len(raw["rows"]) == n, (soft, raw)
+    for i in range(n):
+        weights, scores = soft["rows"][i][1:], raw["rows"][i][1:]
+        assert len(weights) == len(scores) == n
+        assert all(w == "0.0000" for w in weights[i + 1:]) and all(s == "−∞" for s in scores[i + 1:]), (i, weights)
+        assert all(s != "−∞" for s in scores[:i + 1]) and abs(sum(map(float, weights)) - 1) <= 5e-4 * n
+    return soft
+
+
+GPT_STEPS = "Steps: each token chosen, its probability and the most likely alternatives"
+GPT_HEAD = "GPT masked self-attention: layer 1, head 1"
+
+
+def test_gpt_generates_greedily_and_its_attention_is_causal(ui, tmp_path):
+    panel = ui.tab("GPT")
+    # the tab opens with its default example computed (ui/first_screen.py): wait for it before changing anything
+    ui.wait_for_figures(GPT_HEAD, "What each token may see", count=3, timeout=FIRST_CALL_MS)
+    panel.get_by_label("Prompt", exact=True).fill("The weather today is")
+    panel.get_by_label("Greedy (the most likely token every step)").check()
+    panel.get_by_role("button", name="Generate", exact=True).click()
+
+    def finished():  # the stream's last update: every row greedy, the figures drawn on the new prompt's tokens
+        rows = ui.grid(GPT_STEPS)
+        keys = "".join(ui.ticks(GPT_HEAD, axis="x"))
+        return rows and "weathertodayis" in keys and all(r[1] == _top(r[5])[0][0] for r in rows) and rows
+    rows = _until(ui, finished, "the greedy continuation of the new prompt", timeout=FIRST_CALL_MS)
+    for r in rows:  # step, token, probability, sampled probability, entropy, the five most likely
+        top = _top(r[5])
+        assert abs(float(r[2]) - top[0][1]) <= 5e-4 and top[0][1] == max(p for _, p in top), r
+        assert float(r[4]) >= 0, r
+    text = panel.get_by_text(re.compile(r"^the weather today is ")).first
+    expect(text).to_be_visible()
+    assert rows[0][1].lstrip("#") in text.locator("strong").inner_text()  # the continuation, in bold
+    n = len(rows)
+    step = ui.figure(f"Step {n}: the most likely next tokens")
+    assert step["bars"] >= 5 and f"step {n}: chose '{rows[-1][1]}'" in step["annotations"][0], step
+    _causal(ui, GPT_HEAD, "GPT layer 1, head 1: masked scores and softmax: scores")
+
+    ui.screenshot("gpt", panel.get_by_text("Text (the continuation in bold)", exact=True), tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+def test_finetuning_predicts_a_label_with_its_probability(ui, tmp_path):
+    panel = ui.tab("Fine-tuning")
+    ui.wait_for_figures("Label probabilities", "Fine-tuned · layer", "Pre-trained · layer", count=3,
+                        timeout=FIRST_CALL_MS)
+    panel.get_by_label("Task", exact=True).click()
+    ui.page.get_by_role("option", name="NLI (sentence pair -> label)").click()  # fills a premise and a hypothesis
+    expect(panel.get_by_label("Hypothesis (NLI) or paragraph (question answering)")).not_to_have_value("")
+    hypothesis = panel.get_by_label("Hypothesis (NLI) or paragraph (question answering)").input_value()
+    panel.get_by_role("button", name="Predict and compare attention").click()
+
+    ui.wait_for_ticks("Fine-tuned · layer", hypothesis.replace(" ", "").lower(), timeout=FIRST_CALL_MS)
+    rows = _until(ui, lambda: len(ui.grid("Prediction as numbers")) == 3 and ui.grid("Prediction as numbers"),
+                  "the three NLI labels")
+    labels, probs = [r[0] for r in rows], _floats(r[1] for r in rows)
+    assert sorted(labels) == ["contradiction", "entailment", "neutral"], rows
+    assert abs(sum(probs) - 1) <= 2e-6 * len(probs) and all(0 <= p <= 1 for p in probs), rows
+    best = labels[probs.index(max(probs))]
+    summary = panel.get_by_text(re.compile(rf"^{best} \(probability [01]\.\d{{4}}\)$")).first
+    expect(summary).to_be_visible()  # the label and its probability, the most likely of the three
+    assert float(re.search(r"[01]\.\d{4}", summary.inner_text())[0]) == pytest.approx(max(probs), abs=1e-4)
+    assert sorted(ui.ticks("Label probabilities", axis="y")) == sorted(labels)
+    # the fine-tuned head beside the pre-trained one: the same tokens, each row a distribution
+    tuned = ui.page.wait_for_function(VALUES_JS, arg="Fine-tuned · layer", timeout=STEP_MS).json_value()
+    base = ui.page.wait_for_function(VALUES_JS, arg="Pre-trained · layer", timeout=STEP_MS).json_value()
+    assert tuned["cols"] == base["cols"] and [r[0] for r in tuned["rows"]] == [r[0] for r in base["rows"]]
+    for r in tuned["rows"] + base["rows"]:
+        assert abs(sum(map(float, r[1:])) - 1) <= 5e-4 * len(r), r
+    assert any(c.endswith("B·[SEP]") for c in tuned["cols"]), tuned["cols"]  # premise and hypothesis, one input
+
+    ui.screenshot("finetune", panel.get_by_text("Task", exact=True).first, tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+INSIDE_SUMMARY = re.compile(r"^transformer-en-fr, (Encoder|Decoder) layer 1 of \d+, token (\S+) \(position (\d+)\)\. "
+                            r"d_model = (\d+) = h × d_k = (\d+) × (\d+); d_ff = \d+\.")
+
+
+def _head_rows(ui, title: str):
+    """The scores and softmax of 'the query ... in every head' (heads × keys): the softmax is on the second axes."""
+    traces = _traces(ui, title)  # scores (NaN where masked), the mask's gray cells, the softmax
+    scores = next(t["z"] for t in traces if t["xaxis"] == "x")
+    soft = next(t["z"] for t in traces if t["xaxis"] == "x2")
+    return np.array(scores, dtype=float), np.array(soft, dtype=float)
+
+
+def test_inside_a_layer_walks_a_token_through_encoder_and_decoder(ui, tmp_path):
+    ui.tab("The whole computation")
+    panel = ui.sub_tab("Inside a layer")
+    ui.wait_for_figures("The residual stream at", "Feed-forward at", count=2, timeout=FIRST_CALL_MS)
+    panel.get_by_label("Sentence", exact=True).fill(ANIMAL)
+    panel.get_by_role("button", name="Follow the token").click()
+
+    ui.wait_for_ticks("Multi-Head Attention (self): the query", "theanimal", timeout=FIRST_CALL_MS)
+    summary = panel.get_by_text(INSIDE_SUMMARY).first
+    expect(summary).to_be_visible()
+    stack, token, pos, d, h, dk = INSIDE_SUMMARY.match(summary.inner_text()).groups()
+    assert stack == "Encoder" and int(d) == int(h) * int(dk), summary.inner_text()
+    rows = ui.ticks(f"The residual stream at '{token}', layer 1", axis="y")  # the walk, one row per vector
+    for step in ("x: the layer's input", "self-attention: Concat · W^O", "self-attention: + residual",
+                 "self-attention: Add & Norm", "FFN output", "FFN: Add & Norm = the next layer's input"):
+        assert any(r.startswith(step) for r in rows), (step, rows)
+    scores, soft = _head_rows(ui, f"Multi-Head Attention (self): the query '{token}' in every head")
+    assert soft.shape == scores.shape and soft.shape[0] == int(h), (soft.shape, h)  # a row per head
+    assert np.allclose(soft.sum(axis=1), 1, atol=1e-5) and not np.isnan(scores).any()  # the encoder sees all
+    ui.figure(f"Feed-forward at '{token}'")
+    ui.screenshot("inside", summary, tmp_path)
+
+    # the decoder: masked self-attention, then Encoder-Decoder Attention, each drawn (the second part was hidden)
+    panel.get_by_role("radio", name="Decoder", exact=True).check()
+    ui.wait_for_figures("Masked Multi-Head Attention: the query", "Encoder-Decoder Attention: the query",
+                        "Feed-forward at", count=8, timeout=FIRST_CALL_MS)
+    expect(panel.get_by_text(re.compile(r"^transformer-en-fr, Decoder layer 1 ")).first).to_be_visible()
+    stack, token, pos, *_ = INSIDE_SUMMARY.match(panel.get_by_text(INSIDE_SUMMARY).first.inner_text()).groups()
+    scores, soft = _head_rows(ui, f"Masked Multi-Head Attention: the query '{token}' in every head")
+    i = int(pos)
+    assert np.isnan(scores[:, i + 1:]).all() and not np.isnan(scores[:, :i + 1]).any()  # −∞ after the query
+    assert (soft[:, i + 1:] == 0).all() and np.allclose(soft.sum(axis=1), 1, atol=1e-5)
+    _, cross = _head_rows(ui, f"Encoder-Decoder Attention: the query '{token}' in every head")
+    assert np.allclose(cross.sum(axis=1), 1, atol=1e-5) and not np.isnan(cross).any()  # the source, unmasked
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+LUONG_SUMMARY = re.compile(r"^seq2seq-\S+ \(.+\), step (\d+): reads (.+), puts out (.+) with p = (\d\.\d{3}) "
+                           r"\(rank (\d+)\); the most attended source token is (.+) \(a = (\d\.\d{3})\)\.$")
+
+
+def test_luong_six_steps_of_one_decoding_step(ui, tmp_path):
+    ui.tab("The whole computation")
+    panel = ui.sub_tab("Luong's six steps")
+    ui.wait_for_figures("Step 0: reads", "The vectors of step 0", count=2, timeout=FIRST_CALL_MS)
+    panel.get_by_label("Sentence", exact=True).fill(ANIMAL)
+    panel.get_by_role("button", name="Show the six steps").click()
+    ui.wait_for_ticks("Step 0: reads", "theanimal", timeout=FIRST_CALL_MS)
+    ui.slide("Decoding step t", "End")  # the last step of the translation, from the keyboard
+    t = int(panel.get_by_label("number input for Decoding step t").input_value())
+    assert t > 0
+
+    fig = ui.figure(f"Step {t}: reads", timeout=FIRST_CALL_MS)
+    for panel_title in ("3. scores e_t = score(", "4. a_t = softmax(e_t)", "6. softmax(W_s h~_t): top 5"):
+        assert any(a.startswith(panel_title) for a in fig["annotations"]), fig
+    vectors = ui.ticks(f"The vectors of step {t}", axis="y")
+    for row in ("1. h_0 (", "2. the state that scores", "5. context c_t = Σ a_t,i h_i", "6. h~_t = tanh(W_c"):
+        assert any(r.startswith(row) for r in vectors), (row, vectors)
+    summary = panel.get_by_text(LUONG_SUMMARY).first
+    expect(summary).to_be_visible()
+    step, _, out, p, rank, _, a = LUONG_SUMMARY.match(summary.inner_text()).groups()
+    assert int(step) == t
+    bars = [tr["x"] for tr in _traces(ui, f"Step {t}: reads")]  # scores, weights, the top-5 probabilities
+    scores, weights, top = np.array(bars[0]), np.array(bars[1]), np.array(bars[2])
+    assert len(scores) == len(weights) and abs(weights.sum() - 1) <= 1e-5  # step 4: a softmax over the source
+    assert np.argmax(weights) == np.argmax(scores) and float(a) == pytest.approx(weights.max(), abs=5e-4)
+    rows = ui.grid("Next-word candidates")  # rank, token, probability: step 6's bars
+    assert _floats(r[2] for r in rows) == pytest.approx(list(top), abs=2e-6) and list(top) == sorted(top, reverse=True)
+    if int(rank) <= len(rows):  # the word put out, among the candidates at its rank
+        assert rows[int(rank) - 1][1] == out and float(rows[int(rank) - 1][2]) == pytest.approx(float(p), abs=5e-4)
+
+    ui.screenshot("luong", summary, tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+CHOICES_SUMMARY = re.compile(r"^Your translation, teacher-forced: (.+)\. log p = (-\d+\.\d{3}), perplexity "
+                             r"(\d+\.\d\d); (\d+) of (\d+) steps are not the model's first choice\.$")
+
+
+def test_next_word_choices_of_a_typed_translation(ui, tmp_path):
+    ui.tab("The whole computation")
+    panel = ui.sub_tab("Next-word choices")
+    ui.wait_for_figures("Next-word choices at every step", timeout=FIRST_CALL_MS)
+    panel.get_by_label("Your own translation (optional)").fill("Je suis un étudiant.")
+    panel.get_by_role("button", name="Show the choices").click()
+
+    summary = panel.get_by_text(CHOICES_SUMMARY).first
+    expect(summary).to_be_visible(timeout=FIRST_CALL_MS)
+    text, lp, ppl, off, n = CHOICES_SUMMARY.match(summary.inner_text()).groups()
+    assert text.startswith("Je suis un étudiant."), text
+    rows = _until(ui, lambda: len(ui.grid("Every step's choices")) == int(n) and ui.grid("Every step's choices"),
+                  "a row per step")  # step, token, probability, rank, top-k
+    probs = _floats(r[2] for r in rows)
+    assert float(lp) == pytest.approx(sum(np.log(probs)), abs=2e-3)  # log p of the typed words, teacher-forced
+    assert float(ppl) == pytest.approx(np.exp(-float(lp) / len(rows)), abs=6e-3)
+    assert int(off) == sum(int(r[3]) > 1 for r in rows)
+    for r in rows:
+        top = _top(r[4])
+        if r[3] == "1":
+            assert top[0][0] == r[1] and top[0][1] == pytest.approx(float(r[2]), abs=5e-4), r
+    ticks = ui.ticks("Next-word choices at every step", axis="y")  # the figure's rows: the typed tokens
+    assert sorted(ticks) == sorted(f"{r[0]}. {r[1]}" for r in rows), ticks
+
+    ui.screenshot("choices", summary, tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+def test_bert_inputs_sum_three_embeddings_and_mask_the_chosen_tokens(ui, tmp_path):
+    ui.tab("The whole computation")
+    panel = ui.sub_tab("BERT's inputs & masking")
+    ui.wait_for_figures("Input = token + segment + position embeddings", "Cosine similarity between positions",
+                        count=2, timeout=FIRST_CALL_MS)
+    sentence = panel.get_by_label("Sentence", exact=True).input_value()
+    panel.get_by_label("Sentence B (optional)").fill("")
+    panel.get_by_role("button", name="Show the input").click()
+
+    title = "Input = token + segment + position embeddings"
+    _until(ui, lambda: (t := ui.ticks(title, axis="y")) and not any(x.startswith("B·") for x in t),
+           "the input without a sentence B", timeout=FIRST_CALL_MS)
+    tok, seg, pos, total, _ = (np.array(tr["z"], dtype=float) for tr in _traces(ui, title))
+    assert tok.shape == total.shape and tok.shape[0] == len(sentence.split()) + 2  # [CLS] words [SEP]
+    assert np.abs(tok + seg + pos - total).max() < 1e-4  # the figure's "sum" is the sum of the three drawn
+    for tr in _traces(ui, "Cosine similarity between positions"):  # learned and sinusoidal, cosine with itself 1
+        z = np.array(tr["z"], dtype=float)
+        assert z.shape == (64, 64) and np.allclose(np.diag(z), 1, atol=1e-5), z.shape
+
+    ui.screenshot("bert-inputs", panel.get_by_text("Sentence", exact=True).first, tmp_path)
+
+    ui.slide("Share of tokens chosen", "End")  # every token chosen: 80% [MASK], 10% random, 10% kept
+    panel.get_by_role("button", name="Mask and predict").click()
+    label = "Chosen tokens and the model's predictions"
+    rows = _until(ui, lambda: [r[1] for r in ui.grid(label)] == sentence.split() and ui.grid(label),
+                  "every token chosen", timeout=FIRST_CALL_MS)  # position, original, action, reads, p, rank, top-k
+    for r in rows:
+        assert r[2] in ("→ [MASK] (80%)", "→ random token (10%)", "kept as is (10%)"), r
+        assert (r[3] == "[MASK]") == r[2].startswith("→ [MASK]") and (r[2] != "kept as is (10%)" or r[3] == r[1]), r
+        if r[5] == "1":
+            assert _top(r[6])[0][0] == r[1], r  # rank 1: the original token is the model's first guess
+    reads = panel.get_by_text(re.compile(r"^The model reads: ")).first
+    assert " ".join(r[3] for r in rows) in reads.inner_text(), reads.inner_text()
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+ELMO_SUMMARY = re.compile(r"^Sentences 1 and 2: cosine (-?\d\.\d{3}) with this mix; from (-?\d\.\d{3}) \((.+)\) "
+                          r"to (-?\d\.\d{3}) \((.+)\) with one layer alone\.$")
+
+
+def test_elmo_mix_of_one_layer_is_that_layer(ui, tmp_path):
+    ui.tab("The whole computation")
+    panel = ui.sub_tab("ELMo: mixing layers")
+    ui.wait_for_figures("layer weights and the cosine similarity of two senses", timeout=FIRST_CALL_MS)
+    n = len(ui.grid("Per layer"))
+    assert n > 2
+    panel.get_by_label("Layer weights s_j, comma-separated (blank: uniform)").fill(", ".join(["0"] * (n - 1) + ["1"]))
+    panel.get_by_role("button", name="Mix the layers").click()
+
+    one_hot = [0.0] * (n - 1) + [1.0]
+    rows = _until(ui, lambda: _floats(r[1] for r in ui.grid("Per layer")) == one_hot and ui.grid("Per layer"),
+                  "the weights all on the last layer", timeout=FIRST_CALL_MS)  # layer, weight s_j, cosine 1·2
+    summary = panel.get_by_text(ELMO_SUMMARY).first
+    expect(summary).to_be_visible()
+    mix, lo, lo_layer, hi, hi_layer = ELMO_SUMMARY.match(summary.inner_text()).groups()
+    cos = {r[0]: float(r[2]) for r in rows}
+    assert float(mix) == pytest.approx(cos[rows[-1][0]], abs=5e-4)  # all the weight on one layer: that layer's cosine
+    assert float(lo) == pytest.approx(min(cos.values()), abs=5e-4) and cos[lo_layer] == min(cos.values())
+    assert float(hi) == pytest.approx(max(cos.values()), abs=5e-4) and cos[hi_layer] == max(cos.values())
+    fig = ui.figure("layer weights and the cosine similarity of two senses")
+    assert fig["bars"] == n and fig["points"] >= n, fig
+
+    ui.screenshot("elmo", summary, tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
 
 
 # ----------------------------------------------------------------------------- hostile input
