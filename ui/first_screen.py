@@ -229,7 +229,7 @@ class FirstScreens:
         """The events that fill the first screens. The tab the page opens on: on page load, and after the switch's
         first move (`after_switch`: the event writing the empty tables' headers) where a link asked for another
         language. Every other tab when it is opened (its own gr.Tab, or its group's when it is the group's
-        first): a visit sends only the tabs it opens (all of them are 3.3 MB of figures, docs/performance.md)."""
+        first): a visit sends only the tabs it opens (all of them are 3.4 MB of figures, docs/performance.md)."""
         root = gr.context.Context.root_block
         run = dict(concurrency_id="first-screen", concurrency_limit=4, api_visibility="private")
         for entry in self.entries:
@@ -273,7 +273,7 @@ class FirstScreens:
                     continue
                 screens = [s for s in (self.cached(entry, code) for code in LANGS) if s]
                 if any(all(s.get(c) is v for c, v in zip(inputs, states)) for s in screens):
-                    wanted = self.cached(entry, lang)
+                    wanted = self.screen(entry, lang)  # computed once for every visitor (Korean: at the first ask)
                     if wanted:  # what the redraw would return, as it runs the same view on the same arguments
                         return {o: wanted[o] for o in outputs if o in wanted}
             return fn(*args, **kwargs)

@@ -351,7 +351,8 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     ui.page.wait_for_function(PLOT_WIDTHS_JS, timeout=STEP_MS)
     # the redraw rewrote the tables: one for each map of the three tabs, each of layer 3, none left of layer 1
     ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 3, head 1: softmax", timeout=STEP_MS)
-    captions = ui.page.evaluate("[...document.querySelectorAll('.ae-values table')].map(t => t.caption.textContent)")
+    # (in this tab's panel: the seq2seq tab, hidden, holds its first screen's map and table)
+    captions = panel.evaluate("p => [...p.querySelectorAll('.ae-values table')].map(t => t.caption.textContent)")
     assert len(captions) == len(set(captions)) == 5 and all("layer 3, head 1" in c for c in captions), captions
     ui.assert_clean()
 
