@@ -4,8 +4,8 @@ A tab registers what it shows before anyone presses a button with `page.first_sc
 the handler its button runs, on the inputs' values as the page was built (the default example) and in the
 visitor's language. `FirstScreens` computes each of them once per language, in one background thread, and
 keeps the outputs, so a visit costs a dictionary lookup, not a model run, and many visitors do not multiply the
-work. The first visit starts it: the tab it opens first, then every other tab in English (`warm`), so that
-the next tabs opened are lookups. Not at launch: start-up and the memory of a server nobody has visited stay
+work. The first visit starts it: the tab it opens first, then every other tab in English and in Korean
+(`warm`), so that the next tabs opened are lookups. Not at launch: start-up and the memory of a server nobody has visited stay
 as they were (docs/performance.md: warming adds about 100 MB, mostly what any first use of the views costs).
 
 What is kept is shared by every visitor, so it is made immutable: figures as the JSON Gradio sends
@@ -170,7 +170,7 @@ class FirstScreens:
     def screen(self, entry: Entry, lang: str) -> dict:
         """`entry`'s first screen in `lang`: computed once (by the background thread), then a lookup. A screen
         that could not be computed is {} (the tab keeps its empty outputs and still works through its button).
-        The first call also queues every other first screen in English, behind this one."""
+        The first call also queues every other first screen, behind this one."""
         future = self._future(entry, i18n.lang_code(lang), priority=0)
         if not self._warming:
             self._warming = True
@@ -211,10 +211,10 @@ class FirstScreens:
                 _give_back_freed_memory()
                 computed = False
 
-    def warm(self, langs=("en",)) -> None:
-        """Compute every first screen in the background, tab by tab in page order. English only by default: the
-        Korean ones are computed at the first visit that asks for each (a third of a second a tab), which keeps
-        the memory of the warmed server down (docs/performance.md)."""
+    def warm(self, langs=LANGS) -> None:
+        """Compute every first screen in the background, tab by tab in page order, every English one first, then
+        the Korean ones (the course's students: a ?lang=ko link found its tab cold behind the English warming and
+        waited 11.9 s; the Korean screens add about 8 MB, docs/performance.md)."""
         for lang in langs:
             for entry in self.entries:
                 self._future(entry, i18n.lang_code(lang), priority=1)
