@@ -7,7 +7,7 @@ least recently used records go first, and a record unused for `ttl` seconds is d
 or a key from another server) is None: the page asks the visitor to run the view again.
 
     cache = RecordCache(max_bytes=512 * 2**20, ttl=600)
-    key = cache.put(record)          # in gr.State: the key (43 characters), not the record
+    key = cache.put(record)          # in gr.State: the key (43 characters), not the record (keep(record))
     record = cache.get(key)          # None when it is gone
     record = stored(key)             # records().get(key), or a UserError asking to run the view again
 
@@ -16,6 +16,8 @@ arrays and torch tensors by their buffers, containers and dataclasses by their i
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import os
 import secrets
@@ -128,6 +130,25 @@ class RecordCache:
                 break
             self._drop(key)
             self.stats["expired"] += 1
+
+
+_SHARED = contextvars.ContextVar("attn_explorer_shared_records", default=False)
+
+
+@contextlib.contextmanager
+def shared():
+    """Records kept meanwhile (`keep`) are the records themselves, not keys: for a first screen that every
+    visitor shares (ui/first_screen.py), one copy held by the page's cache, never evicted or expired."""
+    token = _SHARED.set(True)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def keep(record):
+    """What a page's gr.State holds for `record`: its key in `records()`, or the record itself inside `shared()`."""
+    return record if _SHARED.get() else records().put(record)
 
 
 _RAISE = object()

@@ -110,3 +110,22 @@ def test_stored_passes_records_and_names_a_gone_key(monkeypatch):
         cache.stored("gone-key")
     assert e.value.key == "record_gone"
     assert cache.stored("gone-key", None) is None
+
+
+def test_keep_gives_keys_except_for_shared_first_screens(monkeypatch):
+    import threading
+
+    from explorer import cache
+
+    monkeypatch.setattr(cache, "_RECORDS", RecordCache(max_bytes=MB))
+    r = rec(0.1)
+    key = cache.keep(r)
+    assert isinstance(key, str) and cache.stored(key) is r
+    with cache.shared():
+        assert cache.keep(r) is r  # one copy for every visitor, held by whoever shares it
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(cache.keep(r)))  # another thread is not inside shared()
+        t.start()
+        t.join()
+        assert isinstance(seen[0], str)
+    assert isinstance(cache.keep(r), str)
