@@ -39,7 +39,7 @@ class Tab:
         self.summary = gr.Markdown()
         self.notice = gr.Markdown()
         self.prediction = L(gr.Plot, "ft.prediction")
-        self.table = L(gr.Dataframe, "ft.table", interactive=False)
+        self.table = L.table("ft.table", views.LABEL_COLUMNS)  # the default task's headers until a run
         with gr.Row():
             self.finetuned = gr.Plot(show_label=False)
             self.pretrained = gr.Plot(show_label=False)
