@@ -38,6 +38,8 @@ import gradio as gr
 import numpy as np
 import plotly.graph_objects as go
 from gradio.components.plot import PlotData
+from gradio.events import EventListenerMethod, set_cancel_events
+from gradio.utils import get_cancelled_fn_indices
 
 from explorer import i18n
 from ui.components import friendly
@@ -234,13 +236,33 @@ class FirstScreens:
         run = dict(concurrency_id="first-screen", concurrency_limit=4, api_visibility="private")
         for entry in self.entries:
             shown, fill = entry.shown, self._fill_if_empty(entry)
+            fills = []
             if entry.block is self.opening:
-                root.load(self._on_load(entry), lang, shown, **run)
-                after_switch.then(fill, [lang, *entry.states], shown, show_progress="hidden", **run)
+                fills.append(root.load(self._on_load(entry), lang, shown, **run))
+                fills.append(after_switch.then(fill, [lang, *entry.states], shown, show_progress="hidden", **run))
             opened_by = [entry.block] + [g for g, lead in self.leads.values() if lead is entry.block]
             for block in opened_by:
                 if block is not None and block is not self.opening:
-                    block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run)
+                    fills.append(block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run))
+            self._runs_cancel(root, entry, fills)
+
+    @staticmethod
+    def _runs_cancel(root, entry: Entry, fills: list) -> None:
+        """A visitor's own run (a click or Enter whose outputs include this first screen's) cancels a fill still
+        on its way, so a late first screen never lands over the result the visitor asked for
+        (tests/ui/test_first_screen.py::test_a_run_cancels_a_pending_first_screen)."""
+        shown = {c._id for c in entry.shown}
+        filled = set(get_cancelled_fn_indices(fills))  # the fills' own indices in root.fns
+        triggers = []
+        for index, fn in list(root.fns.items()):
+            if index in filled or not shown & {getattr(o, "_id", None) for o in fn.outputs}:
+                continue
+            for block_id, event in fn.targets:
+                block = root.blocks.get(block_id)
+                if event in ("click", "submit") and block is not None:
+                    triggers.append(EventListenerMethod(block, event))
+        if triggers and fills:
+            set_cancel_events(triggers, fills)
 
     def _on_load(self, entry: Entry):
         @friendly

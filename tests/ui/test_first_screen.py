@@ -219,3 +219,29 @@ def test_a_language_switch_on_an_unchanged_first_screen_is_the_cached_screen():
         assert f.fn(changed, "한국어")[f.outputs[0]] is not ko.get(f.outputs[0])
         guarded += 1
     assert guarded >= 8  # scores, query-key, contextual, positional, inside, luong, choices, bert_inputs x2, elmo
+
+
+def test_a_run_cancels_a_pending_first_screen():
+    """A first screen still being computed must not land over the result a visitor asked for: every click or
+    Enter whose outputs include a tab's first screen cancels that tab's fills (the late fill over BYO BERT's
+    Fill [MASK], found by the browser test)."""
+    fills = {i for i, f in app.demo.fns.items() if getattr(f.fn, "__module__", "") == fsm.__name__
+             and not f.is_cancel_function}
+    cancels = [f for f in app.demo.fns.values() if f.is_cancel_function]
+    cancelled_by = {}
+    for f in cancels:
+        for target in f.targets:
+            cancelled_by.setdefault(target, set()).update(f.cancels or [])
+    checked = 0
+    for entry in FS.entries:
+        shown = {c._id for c in entry.shown}
+        mine = {i for i in fills if shown & {o._id for o in app.demo.fns[i].outputs}}
+        assert mine, entry.tab
+        for i, f in app.demo.fns.items():
+            if i in fills or f.is_cancel_function or not shown & {getattr(o, "_id", None) for o in f.outputs}:
+                continue
+            for target in f.targets:
+                if target[1] in ("click", "submit"):
+                    assert mine <= cancelled_by.get(target, set()), (entry.tab, f.fn, target)
+                    checked += 1
+    assert checked >= len({e.tab for e in FS.entries})  # every tab's run button, at least
