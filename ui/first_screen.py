@@ -39,9 +39,11 @@ import numpy as np
 import plotly.graph_objects as go
 from gradio.components.plot import PlotData
 from gradio.events import EventListenerMethod, set_cancel_events
+from gradio.context import get_blocks_context
 from gradio.utils import get_cancelled_fn_indices
 
 from explorer import i18n
+from explorer.cache import shared
 from ui.components import friendly
 
 log = logging.getLogger("attention_explorer")
@@ -144,6 +146,7 @@ class FirstScreens:
         self._warming = False  # whether `warm` has queued every screen (the first visit does)
         self.opening = None  # the gr.Tab the page opens on
         self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
+        self._runs: dict[tuple[str, str], int] = {}  # (session, tab) -> how many runs the visitor started there
 
     def add(self, tab: str, fn, inputs, outputs, block=None) -> Entry:
         entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block)
@@ -163,7 +166,8 @@ class FirstScreens:
         """A fresh run of `entry` on its defaults in `lang` (no cache): its outputs, made immutable."""
         choice = {c: name for name, c in i18n.CHOICES.items()}[i18n.lang_code(lang)]
         args = [default_value(c) for c in entry.inputs[:-1]] + [choice]
-        out = _merged(entry.fn(*args))
+        with shared():  # a record is kept as itself, not as a key in explorer.cache (one copy, for everyone)
+            out = _merged(entry.fn(*args))
         if not isinstance(out, dict):
             raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")
         shown = set(entry.shown)
@@ -246,11 +250,12 @@ class FirstScreens:
                     fills.append(block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run))
             self._runs_cancel(root, entry, fills)
 
-    @staticmethod
-    def _runs_cancel(root, entry: Entry, fills: list) -> None:
+    def _runs_cancel(self, root, entry: Entry, fills: list) -> None:
         """A visitor's own run (a click or Enter whose outputs include this first screen's) cancels a fill still
         on its way, so a late first screen never lands over the result the visitor asked for
-        (tests/ui/test_first_screen.py::test_a_run_cancels_a_pending_first_screen)."""
+        (tests/ui/test_first_screen.py::test_a_run_cancels_a_pending_first_screen). The same clicks count the
+        visitor's runs server-side, and a fill that finishes after one is dropped: a cancel that reaches the server
+        too late cannot bring it back (::test_a_fill_that_finishes_after_the_visitors_run_is_dropped)."""
         shown = {c._id for c in entry.shown}
         filled = set(get_cancelled_fn_indices(fills))  # the fills' own indices in root.fns
         triggers = []
@@ -263,6 +268,24 @@ class FirstScreens:
                     triggers.append(EventListenerMethod(block, event))
         if triggers and fills:
             set_cancel_events(triggers, fills)
+            get_blocks_context().set_event_trigger(triggers, fn=self._marker(entry.tab), inputs=None, outputs=None,
+                                                   queue=False, show_progress="hidden", api_visibility="private")
+
+    MAX_SESSIONS = 10_000  # runs remembered; past it the oldest are forgotten (a forgotten one lets a fill land)
+
+    def _marker(self, tab: str):
+        def visitor_ran(request: gr.Request = None):
+            """Counts a visitor's run on `tab`, so that a fill that started before it is dropped."""
+            key = (getattr(request, "session_hash", None) or "", tab)
+            with self._lock:
+                self._runs[key] = self._runs.pop(key, 0) + 1
+                while len(self._runs) > self.MAX_SESSIONS:
+                    self._runs.pop(next(iter(self._runs)))
+        return visitor_ran
+
+    def _ran(self, request, tab: str) -> int:
+        with self._lock:
+            return self._runs.get((getattr(request, "session_hash", None) or "", tab), 0)
 
     def _on_load(self, entry: Entry):
         @friendly
@@ -270,15 +293,23 @@ class FirstScreens:
             asked = link_language(request)
             if asked is not None and asked != i18n.lang_code(choice):
                 return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)
-            return self.screen(entry, choice) or gr.skip()
+            before = self._ran(request, entry.tab)
+            screen = self.screen(entry, choice)
+            if not screen or self._ran(request, entry.tab) != before:
+                return gr.skip()  # the visitor ran the tab meanwhile: their result stays
+            return screen
         return first_screen
 
     def _fill_if_empty(self, entry: Entry):
         @friendly
-        def first_screen_if_empty(choice, *states):
+        def first_screen_if_empty(request: gr.Request, choice, *states):
             if any(s is not None for s in states):
                 return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
-            return self.screen(entry, choice) or gr.skip()
+            before = self._ran(request, entry.tab)
+            screen = self.screen(entry, choice)
+            if not screen or self._ran(request, entry.tab) != before:
+                return gr.skip()  # the visitor ran the tab meanwhile: their result stays
+            return screen
         return first_screen_if_empty
 
     def guard(self, tab: str, fn, inputs, outputs):

@@ -304,10 +304,11 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     panel = ui.tab("Transformer")
     panel.locator("table").first.get_by_text(ANIMAL, exact=True).click()  # an example row
     expect(panel.get_by_label("Sentence", exact=True)).to_have_value(ANIMAL)
-    panel.get_by_role("button", name="Translate").click()
-
     out = panel.get_by_role("textbox", name="Translation")
-    expect(out).not_to_have_value("", timeout=FIRST_CALL_MS)
+    expect(out).not_to_have_value("", timeout=FIRST_CALL_MS)  # the tab's first screen (the default example)
+    first = out.input_value()
+    panel.get_by_role("button", name="Translate").click()
+    expect(out).not_to_have_value(first, timeout=FIRST_CALL_MS)  # the sentence asked for, not the first screen
     ui.wait_for_plots("Encoder self-attention: all layers", "Encoder self-attention: layer 1, head 1",
                       timeout=FIRST_CALL_MS)
     assert "▁animal" in ui.ticks("Encoder self-attention: layer 1")

@@ -114,9 +114,9 @@ def test_the_page_events_fill_each_tab_once_and_in_the_visitors_language():
         query_params = {"lang": "ko-KR"}
     assert fill.fn("English", Link()) == gr.skip()
     after = after_switch[0]
-    korean = after.fn("한국어", *([None] * (len(after.inputs) - 1)))
+    korean = after.fn(None, "한국어", *([None] * (len(after.inputs) - 1)))
     assert numbers(korean) == numbers(FS.screen(opening[0], "ko")) != numbers(screen)
-    assert after.fn("한국어", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
+    assert after.fn(None, "한국어", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
 
 
 def shown_value(c, screen: dict):
@@ -245,3 +245,31 @@ def test_a_run_cancels_a_pending_first_screen():
                     assert mine <= cancelled_by.get(target, set()), (entry.tab, f.fn, target)
                     checked += 1
     assert checked >= len({e.tab for e in FS.entries})  # every tab's run button, at least
+
+
+def test_a_fill_that_finishes_after_the_visitors_run_is_dropped(monkeypatch):
+    """The server side of the same guard: a fill computed while the visitor ran the tab returns nothing, so it
+    cannot land over their result even where the page's cancel arrives too late; another visitor's run does not
+    drop it."""
+    fill = next(f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "first_screen_if_empty")
+    entry = next(e for e in FS.entries if {c._id for c in e.shown} == {o._id for o in fill.outputs})
+    marker = next(f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "visitor_ran"
+                  and f.fn.__closure__ and entry.tab in [c.cell_contents for c in f.fn.__closure__
+                                                         if isinstance(c.cell_contents, str)])
+
+    class Visit:
+        def __init__(self, session):
+            self.session_hash = session
+            self.query_params = {}
+    real = FS.screen
+    n_states = len(fill.inputs) - 1
+
+    def screen_while(visitor):
+        def screen(e, lang):
+            marker.fn(visitor)  # the click lands while the first screen is computed
+            return real(e, lang)
+        return screen
+    monkeypatch.setattr(FS, "screen", screen_while(Visit("someone else")))
+    assert fill.fn(Visit("me"), "English", *([None] * n_states)) != gr.skip()
+    monkeypatch.setattr(FS, "screen", screen_while(Visit("me")))
+    assert fill.fn(Visit("me"), "English", *([None] * n_states)) == gr.skip()
