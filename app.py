@@ -35,6 +35,7 @@ from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
 from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
                      seq2seq, snapshots, transformer)
+from ui.limits import apply_limits, launch_kwargs
 from ui.theme import CSS, PAGE_JS, PAGE_LANG_JS, RELAYOUT_JS, THEME
 
 log = logging.getLogger("attention_explorer")
@@ -95,11 +96,12 @@ def build_demo() -> gr.Blocks:
     return demo.queue(default_concurrency_limit=2)
 
 
-demo = build_demo()
+demo = apply_limits(build_demo())  # queue size, fair order; the ASGI layer: launch_kwargs (issue 31)
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO)
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME)
+    demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME,
+                **launch_kwargs())

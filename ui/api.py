@@ -32,7 +32,7 @@ def translate_api(text: str, model: str, beam: int = 1, target: str = "") -> tup
         forced = next_word_choices(model, text, target=target)
         return forced.translation, cross_overview(forced), forced.to_json()
     r = inf.translate(model, text, beam)
-    return r.translation, cross_overview(r), r.to_json()
+    return r.translation, cross_overview(r), r.to_json(decimals=inf.API_DECIMALS)
 
 
 @friendly(api=True)

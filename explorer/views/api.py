@@ -47,9 +47,10 @@ def bert_api_record(r: BertResult) -> dict:
     /translate's sources stop at 64 tokens anyway."""
     n = len(r.tokens)
     if n <= API_TRACE_MAX_TOKENS:
-        return r.to_json()
+        return r.to_json(decimals=inf.API_DECIMALS)
     note = inf.Notice(f"attention.enc_self is sent for inputs of up to {API_TRACE_MAX_TOKENS} tokens (this one has "
                       f"{n}): the figure is the last layer's mean over heads; explorer.inference in Python returns "
                       "every layer and head for any length.", "api_trace_left_out", limit=API_TRACE_MAX_TOKENS,
                       tokens=n)
-    return replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note]).to_json()
+    short = replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note])
+    return short.to_json(decimals=inf.API_DECIMALS)

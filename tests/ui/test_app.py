@@ -271,13 +271,13 @@ def test_bert_fill_and_nsp_views():
 def test_api_endpoints_return_figures_and_the_records_json():
     text, fig, trace = api.translate_api(EN, "transformer-en-fr", 1)
     r = inf.translate("transformer-en-fr", EN, 1)
-    assert text == r.translation and trace == r.to_json() and isinstance(fig, go.Figure)
+    assert text == r.translation and trace == r.to_json(decimals=inf.API_DECIMALS) and isinstance(fig, go.Figure)
     np.testing.assert_allclose(z(fig, 0), r.trace.cross[-1].mean(0), rtol=1e-6, atol=1e-7)
     _, fig, trace = api.translate_api(EN, "seq2seq-additive")
     np.testing.assert_array_equal(z(fig), inf.translate("seq2seq-additive", EN).trace.cross[0, 0])
     topk, grid, trace = api.fill_mask_api("the man went to the [MASK] .", 4)
     r = inf.fill_mask("the man went to the [MASK] .", 4)
-    assert trace == r.to_json()
+    assert trace == r.to_json(decimals=inf.API_DECIMALS)
     assert [p["probability"] for p in trace["masks"][0]["predictions"]] == list(topk.data[0].x)
     # one map, as /translate's: the last layer's heads averaged (every head is in the trace)
     L, H = r.trace.enc_self.shape[:2]
@@ -294,7 +294,7 @@ def test_api_endpoints_return_figures_and_the_records_json():
 @needs
 def test_bert_api_leaves_out_the_per_head_trace_of_a_paragraph_and_says_so():
     short = "the man went to the [MASK] ."
-    assert api_views.bert_api_record(inf.fill_mask(short)) == inf.fill_mask(short).to_json()
+    assert api_views.bert_api_record(inf.fill_mask(short)) == inf.fill_mask(short).to_json(decimals=inf.API_DECIMALS)
     paragraph = "[MASK] " + " ".join(["the cat sat on the mat by the door ."] * 12)
     r = inf.fill_mask(paragraph)
     assert len(r.tokens) > api_views.API_TRACE_MAX_TOKENS

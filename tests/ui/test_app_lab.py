@@ -29,6 +29,7 @@ from ui.tabs import live as live_tab  # noqa: E402
 from explorer import i18n, lab, live  # noqa: E402
 from explorer import inference as inf  # noqa: E402
 from explorer import snapshots as snap  # noqa: E402
+from explorer.cache import stored  # noqa: E402
 from explorer import views as vw  # noqa: E402
 from explorer.inference import UserError  # noqa: E402
 
@@ -235,7 +236,7 @@ def test_rollout_runs_again_through_another_model_and_its_layers():
     redrawing the other model's record)."""
     R = TABS["rollout"]
     ko = R.run_model("나는 학생 입니다", "transformer-ko-en", "en")
-    record, slider = ko[R.record], ko[R.layer]
+    record, slider = stored(ko[R.record]), ko[R.layer]  # the page keeps a key (explorer.cache)
     n = inf.registry().get("transformer-ko-en").config.n_layers
     assert record.rollout.shape[0] == n and slider.maximum == max(n, 2) and slider.value == n
     again = R.run("나는 학생 입니다", "transformer-ko-en", n, "en")

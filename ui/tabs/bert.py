@@ -9,6 +9,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer import inference as inf
+from explorer.cache import keep, stored
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,
                            sentence, sliders, validator)
@@ -54,7 +55,7 @@ class Tab:
         self.layer, self.head_slider = layer_head_sliders(L, *depth(reg, self.default))
         self.grid, self.head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.files = downloads(L, "bert.files")
-        self.record = gr.State(None)
+        self.record = gr.State(None)  # explorer.cache.keep: a key, the record stays on the server
         self._wire(page, examples)
 
     def _wire(self, page, examples):
@@ -72,7 +73,7 @@ class Tab:
         for trigger in (self.a.submit, self.b.submit) + example_clicks(examples):
             trigger(self.enter, [self.model, self.a, self.b, self.k, *lh], outs, **run,
                     validator=validator(None, sentence()))
-        shows_guesses = lambda args: args[0] is not None and args[0].masks  # noqa: E731
+        shows_guesses = lambda args: getattr(stored(args[0], None), "masks", None)  # noqa: E731
         self.k.input(self.top_k, [self.record, self.model, self.a, self.b, self.k, *lh], outs, **run,
                      trigger_mode="always_last",
                      validator=validator(None, None, lambda a, args: shows_guesses(args) and
@@ -110,7 +111,8 @@ class Tab:
 
     def _shown(self, v: views.BertView, layer, head) -> dict:
         layer_slider, head_slider = sliders(v.n_layers, v.n_heads, layer, head)
-        return {**self._drawn(v), self.record: v.record, self.layer: layer_slider, self.head_slider: head_slider}
+        return {**self._drawn(v), self.record: keep(v.record), self.layer: layer_slider,
+                self.head_slider: head_slider}
 
     @friendly
     def fill(self, model, a, b, k, layer, head, lang="en"):
@@ -138,6 +140,7 @@ class Tab:
     def top_k(self, record, model, a, b, k, layer, head, lang="en"):
         """Top-k moved: the fill-mask again with k guesses (as Fill [MASK] would); after NSP or embeddings,
         which show no guesses, nothing changes."""
+        record = stored(record, None)
         if record is None or not record.masks:
             return gr.skip()
         return self.fill(model, a, b, k, layer, head, lang)
@@ -145,8 +148,9 @@ class Tab:
     @friendly
     def show_heads(self, record, layer, head, lang="en"):
         """Another layer or head: every view again from the record (no model call)."""
-        return self._drawn(views.bert_render(record, layer, head, lang))
+        return self._drawn(views.bert_render(stored(record), layer, head, lang))
 
     @friendly
     def relabel(self, record, layer, head, lang="en"):
+        record = stored(record, None)
         return gr.skip() if record is None else self.show_heads(record, layer, head, lang)
