@@ -274,6 +274,7 @@ class FirstScreens:
     MAX_SESSIONS = 10_000  # runs remembered; past it the oldest are forgotten (a forgotten one lets a fill land)
 
     def _marker(self, tab: str):
+        @friendly
         def visitor_ran(request: gr.Request = None):
             """Counts a visitor's run on `tab`, so that a fill that started before it is dropped."""
             key = (getattr(request, "session_hash", None) or "", tab)

@@ -17,8 +17,8 @@ What the layer (`RequestLimits`) does, before Gradio parses anything:
   names the value;
 * joins are rate limited per session (and per client address behind the Space's proxy), a token bucket;
 * a "heavy" event (one of `Limits.heavy`, the concurrency groups that run a model) is admitted only while the
-  same session has no other event of that function waiting or running (the page never sends one: a button
-  waits for its event, a slider sends only its last value), at most `per_session` heavy events in all (a
+  same session has fewer than `per_function` (2) events of that function waiting or running (one running and
+  the next: two inputs of one view moved together send two; tests/e2e/test_browser.py's query-key test), at most `per_session` heavy events in all (a
   language switch redraws every view at once) and, behind the proxy, `per_address` per client address; else 429.
 
 What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" past it), the default
@@ -53,7 +53,8 @@ class Limits:
     heavy: tuple[str, ...] = ("models", "live-training", "hub-load")  # concurrency groups that run a model
     # A language switch sends every view's redraw at once (26 events, 11 of them heavy, in the app of 28 Nov):
     # the caps and the burst leave room for that (tests/ui/test_page_limits.py counts them in the app).
-    per_session: int = 32  # heavy events waiting or running for one session (at most one per function)
+    per_session: int = 32  # heavy events waiting or running for one session (at most `per_function` per function)
+    per_function: int = 2  # one running and the page's next (two inputs of one view moved at once: query-key)
     per_address: int = 64  # the same for one client address (only behind a trusted proxy)
     rate: float = 5.0  # joins per second per session, sustained ...
     burst: int = 60  # ... after a burst this size
@@ -325,7 +326,7 @@ class RequestLimits:
             return None
         live = self._live_tickets(scope, now)
         mine = [t for t in live if t.session == key]
-        if any(t.fn == fn._id for t in mine):
+        if sum(t.fn == fn._id for t in mine) >= self.limits.per_function:
             raise Refused(429, "busy_same", retry_after=1)
         if len(mine) >= self.limits.per_session:
             raise Refused(429, "busy_session", retry_after=1, n=self.limits.per_session)

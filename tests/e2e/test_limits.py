@@ -115,7 +115,7 @@ def test_a_slider_value_that_is_not_a_number_gets_a_clear_message(server, value)
     assert join(url, fns["light"], "not-number-text", data=("abc",)).status_code == 200  # a text box takes text
 
 
-def test_a_flood_from_one_session_is_capped_at_one_in_flight(server):
+def test_a_flood_from_one_session_is_capped_at_two_in_flight(server):
     url, fns, demo = server
     wait_idle(demo)
     codes = []
@@ -125,9 +125,9 @@ def test_a_flood_from_one_session_is_capped_at_one_in_flight(server):
     for t in threads:
         t.join()
     ok = [r for r in codes if r.status_code == 200]
-    assert len(ok) == 1, [(r.status_code, r.text) for r in codes]
+    assert len(ok) == LIMITS.per_function == 2, [(r.status_code, r.text) for r in codes]
     busy = [r for r in codes if r.status_code == 429]
-    assert len(busy) == 11 and all("still running" in detail(r) for r in busy)
+    assert len(busy) == 10 and all("still running" in detail(r) for r in busy)
     assert all(int(r.headers["retry-after"]) >= 1 for r in busy)
     # another session is not refused meanwhile, and the flooding session may go again once its event is done
     assert join(url, fns["heavy_c"], "other").status_code == 200
@@ -136,7 +136,7 @@ def test_a_flood_from_one_session_is_capped_at_one_in_flight(server):
     wait_idle(demo)
     # plain calls without a session (Gradio makes one per call) are counted by their address instead
     calls = [httpx.post(f"{url}gradio_api/call/heavy_d", json={"data": ["x", 1]}, timeout=30) for _ in range(5)]
-    assert [r.status_code for r in calls] == [200] + [429] * 4, [r.text for r in calls]
+    assert [r.status_code for r in calls] == [200] * 2 + [429] * 3, [r.text for r in calls]
     wait_idle(demo)
 
 
