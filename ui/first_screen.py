@@ -38,9 +38,6 @@ import gradio as gr
 import numpy as np
 import plotly.graph_objects as go
 from gradio.components.plot import PlotData
-from gradio.events import EventListenerMethod, set_cancel_events
-from gradio.context import get_blocks_context
-from gradio.utils import get_cancelled_fn_indices
 
 from explorer import i18n
 from explorer.cache import shared
@@ -146,7 +143,6 @@ class FirstScreens:
         self._warming = False  # whether `warm` has queued every screen (the first visit does)
         self.opening = None  # the gr.Tab the page opens on
         self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
-        self._runs: dict[tuple[str, str], int] = {}  # (session, tab) -> how many runs the visitor started there
 
     def add(self, tab: str, fn, inputs, outputs, block=None) -> Entry:
         entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block)
@@ -248,45 +244,6 @@ class FirstScreens:
             for block in opened_by:
                 if block is not None and block is not self.opening:
                     fills.append(block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run))
-            self._runs_cancel(root, entry, fills)
-
-    def _runs_cancel(self, root, entry: Entry, fills: list) -> None:
-        """A visitor's own run (a click or Enter whose outputs include this first screen's) cancels a fill still
-        on its way, so a late first screen never lands over the result the visitor asked for
-        (tests/ui/test_first_screen.py::test_a_run_cancels_a_pending_first_screen). The same clicks count the
-        visitor's runs server-side, and a fill that finishes after one is dropped: a cancel that reaches the server
-        too late cannot bring it back (::test_a_fill_that_finishes_after_the_visitors_run_is_dropped)."""
-        shown = {c._id for c in entry.shown}
-        filled = set(get_cancelled_fn_indices(fills))  # the fills' own indices in root.fns
-        triggers = []
-        for index, fn in list(root.fns.items()):
-            if index in filled or not shown & {getattr(o, "_id", None) for o in fn.outputs}:
-                continue
-            for block_id, event in fn.targets:
-                block = root.blocks.get(block_id)
-                if event in ("click", "submit") and block is not None:
-                    triggers.append(EventListenerMethod(block, event))
-        if triggers and fills:
-            set_cancel_events(triggers, fills)
-            get_blocks_context().set_event_trigger(triggers, fn=self._marker(entry.tab), inputs=None, outputs=None,
-                                                   queue=False, show_progress="hidden", api_visibility="private")
-
-    MAX_SESSIONS = 10_000  # runs remembered; past it the oldest are forgotten (a forgotten one lets a fill land)
-
-    def _marker(self, tab: str):
-        @friendly
-        def visitor_ran(request: gr.Request = None):
-            """Counts a visitor's run on `tab`, so that a fill that started before it is dropped."""
-            key = (getattr(request, "session_hash", None) or "", tab)
-            with self._lock:
-                self._runs[key] = self._runs.pop(key, 0) + 1
-                while len(self._runs) > self.MAX_SESSIONS:
-                    self._runs.pop(next(iter(self._runs)))
-        return visitor_ran
-
-    def _ran(self, request, tab: str) -> int:
-        with self._lock:
-            return self._runs.get((getattr(request, "session_hash", None) or "", tab), 0)
 
     def _on_load(self, entry: Entry):
         @friendly
@@ -294,23 +251,15 @@ class FirstScreens:
             asked = link_language(request)
             if asked is not None and asked != i18n.lang_code(choice):
                 return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)
-            before = self._ran(request, entry.tab)
-            screen = self.screen(entry, choice)
-            if not screen or self._ran(request, entry.tab) != before:
-                return gr.skip()  # the visitor ran the tab meanwhile: their result stays
-            return screen
+            return self.screen(entry, choice) or gr.skip()
         return first_screen
 
     def _fill_if_empty(self, entry: Entry):
         @friendly
-        def first_screen_if_empty(request: gr.Request, choice, *states):
+        def first_screen_if_empty(choice, *states):
             if any(s is not None for s in states):
                 return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
-            before = self._ran(request, entry.tab)
-            screen = self.screen(entry, choice)
-            if not screen or self._ran(request, entry.tab) != before:
-                return gr.skip()  # the visitor ran the tab meanwhile: their result stays
-            return screen
+            return self.screen(entry, choice) or gr.skip()
         return first_screen_if_empty
 
     def guard(self, tab: str, fn, inputs, outputs):

@@ -114,9 +114,9 @@ def test_the_page_events_fill_each_tab_once_and_in_the_visitors_language():
         query_params = {"lang": "ko-KR"}
     assert fill.fn("English", Link()) == gr.skip()
     after = after_switch[0]
-    korean = after.fn(None, "한국어", *([None] * (len(after.inputs) - 1)))
+    korean = after.fn("한국어", *([None] * (len(after.inputs) - 1)))
     assert numbers(korean) == numbers(FS.screen(opening[0], "ko")) != numbers(screen)
-    assert after.fn(None, "한국어", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
+    assert after.fn("한국어", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
 
 
 def shown_value(c, screen: dict):
@@ -219,57 +219,3 @@ def test_a_language_switch_on_an_unchanged_first_screen_is_the_cached_screen():
         assert f.fn(changed, "한국어")[f.outputs[0]] is not ko.get(f.outputs[0])
         guarded += 1
     assert guarded >= 8  # scores, query-key, contextual, positional, inside, luong, choices, bert_inputs x2, elmo
-
-
-def test_a_run_cancels_a_pending_first_screen():
-    """A first screen still being computed must not land over the result a visitor asked for: every click or
-    Enter whose outputs include a tab's first screen cancels that tab's fills (the late fill over BYO BERT's
-    Fill [MASK], found by the browser test)."""
-    fills = {i for i, f in app.demo.fns.items() if getattr(f.fn, "__module__", "") == fsm.__name__
-             and not f.is_cancel_function}
-    cancels = [f for f in app.demo.fns.values() if f.is_cancel_function]
-    cancelled_by = {}
-    for f in cancels:
-        for target in f.targets:
-            cancelled_by.setdefault(target, set()).update(f.cancels or [])
-    checked = 0
-    for entry in FS.entries:
-        shown = {c._id for c in entry.shown}
-        mine = {i for i in fills if shown & {o._id for o in app.demo.fns[i].outputs}}
-        assert mine, entry.tab
-        for i, f in app.demo.fns.items():
-            if i in fills or f.is_cancel_function or not shown & {getattr(o, "_id", None) for o in f.outputs}:
-                continue
-            for target in f.targets:
-                if target[1] in ("click", "submit"):
-                    assert mine <= cancelled_by.get(target, set()), (entry.tab, f.fn, target)
-                    checked += 1
-    assert checked >= len({e.tab for e in FS.entries})  # every tab's run button, at least
-
-
-def test_a_fill_that_finishes_after_the_visitors_run_is_dropped(monkeypatch):
-    """The server side of the same guard: a fill computed while the visitor ran the tab returns nothing, so it
-    cannot land over their result even where the page's cancel arrives too late; another visitor's run does not
-    drop it."""
-    fill = next(f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "first_screen_if_empty")
-    entry = next(e for e in FS.entries if {c._id for c in e.shown} == {o._id for o in fill.outputs})
-    marker = next(f for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "visitor_ran"
-                  and f.fn.__closure__ and entry.tab in [c.cell_contents for c in f.fn.__closure__
-                                                         if isinstance(c.cell_contents, str)])
-
-    class Visit:
-        def __init__(self, session):
-            self.session_hash = session
-            self.query_params = {}
-    real = FS.screen
-    n_states = len(fill.inputs) - 1
-
-    def screen_while(visitor):
-        def screen(e, lang):
-            marker.fn(visitor)  # the click lands while the first screen is computed
-            return real(e, lang)
-        return screen
-    monkeypatch.setattr(FS, "screen", screen_while(Visit("someone else")))
-    assert fill.fn(Visit("me"), "English", *([None] * n_states)) != gr.skip()
-    monkeypatch.setattr(FS, "screen", screen_while(Visit("me")))
-    assert fill.fn(Visit("me"), "English", *([None] * n_states)) == gr.skip()
