@@ -174,7 +174,7 @@ class FirstScreens:
         that could not be computed is {} (the tab keeps its empty outputs and still works through its button).
         The first call also queues every other first screen, behind this one."""
         future = self._future(entry, i18n.lang_code(lang), priority=0)
-        if not self._warming:
+        if not self._warming and os.environ.get("ATTN_EXPLORER_WARM", "1") != "0":  # 0: each screen on demand
             self._warming = True
             self.warm()
         return future.result()

@@ -126,7 +126,9 @@ g => {
 
 @pytest.fixture(scope="module")
 def app_url():
-    proc, url, _ = start_app()
+    # first screens on demand: warming all of them in the background (~19 tabs x 2 languages) competes with the
+    # page's own events for the 2 CPUs, and these tests time the page's events (live training, validators)
+    proc, url, _ = start_app(env={"ATTN_EXPLORER_WARM": "0"})
     try:
         yield url
     finally:
