@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer.inference import (MAX_BEAM, MAX_TOP_K, Notice, Registry, UserError, _pieces, check_int, clean_text,
-                                drop_typed_specials, encode_source, registry, source_limit, translate, unknown_notice)
+from explorer.inference import (MAX_BEAM, MAX_TOP_K, Notice, Prediction, Registry, UserError, _pieces, check_int,
+                                clean_text, drop_typed_specials, encode_source, registry, source_limit, translate, unknown_notice)
 from models.checkpoint import Checkpoint
 from models.tokenizers import special_ids
 from models.trace import Trace
@@ -32,10 +32,7 @@ from models.trace import Trace
 TRANSLATION_ARCHS = ("transformer", "seq2seq")
 
 
-@dataclass(frozen=True)
-class Choice:
-    token: str
-    probability: float
+Choice = Prediction  # one of the model's top-k at a step: the token and its probability, as fill-mask's
 
 
 @dataclass(frozen=True)
