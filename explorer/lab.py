@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +104,7 @@ class ScoreFunctionResult:
     entropy: np.ndarray | None  # (T,) nats per target row
     mean_entropy: float | None
     max_entropy: float  # log(S): the entropy of uniform attention over the source
+    token_probs: list = field(default_factory=list)  # TranslationResult.token_probs: p(token t | source, tokens < t)
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def compare_score_functions(text: str, names=SCORE_MODELS, reg: Registry | None 
         ent = None if cross is None else row_entropy(cross)
         results.append(ScoreFunctionResult(
             name, reg.get(name).config.attention, r.translation, r.source_tokens, r.target_tokens, cross, ent,
-            None if ent is None else float(ent.mean()), math.log(len(r.source_tokens))))
+            None if ent is None else float(ent.mean()), math.log(len(r.source_tokens)), r.token_probs))
         for n in r.notices:
             per_model.setdefault(n, (n, []))[1].append(name)
     # one line per notice, naming every model that gave it (the five share the tokenizer's notices)

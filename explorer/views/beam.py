@@ -12,6 +12,7 @@ from explorer import figures as fg
 from explorer import inference as inf
 from explorer import lab_figures as lf
 from explorer.i18n import figure_labels, lab_labels, localized, t
+from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
 from explorer.views import matrix_table, md, notices_md, write_downloads
 
@@ -27,6 +28,7 @@ class BeamChoice:
     notice: str
     files: list[str]
     record: TranslationResult
+    confidence: str  # HTML: the chosen hypothesis's words shaded by how unsure the model is (explorer.confidence)
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
     files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
     alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
-    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r)
+    return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r,
+                      confidence=shaded_translation(r.target_tokens, r.token_probs, lang))
 
 
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:

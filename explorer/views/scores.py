@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from explorer import lab
 from explorer import lab_figures as lf
+from explorer.confidence import shaded_rows
 from explorer.i18n import lab_labels, localized, t
 from explorer.views import md, notices_md, write_downloads
 
@@ -25,6 +26,7 @@ class ScoreFunctionsView:
     notice: str  # markdown
     files: list[str]
     record: lab.ScoreComparison
+    confidence: str  # HTML: each model's translation shaded by how unsure it is (explorer.confidence)
 
 
 def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
@@ -40,4 +42,6 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
         lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
     return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table,
                               notices_md(c.notices, lead, lang),
-                              write_downloads("score-functions", c, {"mean-entropy": table}), c)
+                              write_downloads("score-functions", c, {"mean-entropy": table}), c,
+                              confidence=shaded_rows([(r.name, r.target_tokens, r.token_probs) for r in c.results],
+                                                     lang))

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from explorer import figures as fg
 from explorer import i18n
 from explorer import inference as inf
+from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
 from explorer.views import matrix_table, md, notices_md, write_downloads
 
@@ -34,6 +35,7 @@ class Seq2SeqView:
     files: list[str]
     record: TranslationResult
     steps: int  # decoding steps (the step slider's maximum)
+    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.confidence)
 
 
 def seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:
@@ -89,7 +91,7 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     # the downloads hold every step (the whole alignment, unmarked), so they stay true when the step slider moves
     files = write_downloads(r.model, r, tables, {"alignment": fg.without_row_outline(shown)}, lang)
     return Seq2SeqView(r.translation, seq2seq_notice(r, lang), shown, bars, step_text, files, r,
-                       len(r.target_tokens))
+                       len(r.target_tokens), confidence=shaded_translation(r.target_tokens, r.token_probs, lang))
 
 
 def seq2seq_notice(r: TranslationResult, lang: str) -> str:

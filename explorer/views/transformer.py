@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from explorer import figures as fg
 from explorer import i18n
 from explorer import inference as inf
+from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
 from explorer.views import matrix_table, notices_md, write_downloads
 
@@ -53,6 +54,7 @@ class TransformerView:
     record: TranslationResult
     n_layers: int
     n_heads: int
+    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.confidence)
 
 
 _TRANSFORMER_VIEWS = {  # trace field -> (i18n key of its title, rows, cols) of the record's tokens
@@ -118,7 +120,8 @@ def transformer_view(text: str, model: str, beam: int = 1, layer: int = 1, head:
     r = inf.translate(model, text, beam)
     n_layers, n_heads = size(r.trace.enc_self, r.trace.dec_self, r.trace.cross)
     return TransformerView(r.translation, notices_md(r.notices, lang=lang), hypotheses_table(r, lang),
-                           transformer_heads(r, layer, head, lang), r, n_layers, n_heads)
+                           transformer_heads(r, layer, head, lang), r, n_layers, n_heads,
+                           confidence=shaded_translation(r.target_tokens, r.token_probs, lang))
 
 
 HYPOTHESIS_COLUMNS = ["#", "translation", "log-prob", "score", "attention shown"]  # English headers, i18n.localized

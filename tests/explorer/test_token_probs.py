@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from explorer.confidence import shade, shaded_translation, word_probabilities
+from explorer.confidence import UNSURE, shade, shaded_translation, word_probabilities
 from explorer.i18n import t
 from explorer.inference import load_registry, translate
 from models.tokenizers import special_ids
@@ -52,4 +52,4 @@ def test_shaded_html_is_escaped_and_darker_where_unsure():
     assert shade(0.2) > shade(0.95) > shade(1.0) == 0
     assert 'title="probability 0.200"' in html
     ko = shaded_translation(["▁x"], [0.5], "ko")
-    assert t("conf.legend", "ko") in ko and 'lang="ko"' in ko
+    assert t("conf.legend", "ko", u=UNSURE) in ko and 'lang="ko"' in ko

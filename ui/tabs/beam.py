@@ -30,13 +30,14 @@ class Tab:
         self.figure = L(gr.Plot, "beam.figure")
         self.choice = L(gr.Dropdown, "beam.choose", choices=[], value=None)
         self.translation = L(gr.Textbox, "common.translation", interactive=False)
+        self.confidence = gr.HTML()  # the chosen hypothesis's words shaded by how unsure the model is, with a legend
         self.notice = gr.Markdown()
         with gr.Row():  # side by side only where each gets a wide plot's width (past figures.NARROW_PX)
             self.mean = L(gr.Plot, "beam.mean", min_width=BESIDE_MIN_PX)
             self.grid = L(gr.Plot, "beam.grid", min_width=BESIDE_MIN_PX)
         self.files = downloads(L)
         self.search = gr.State(None)  # the last search's text, model and beam
-        chosen = [self.translation, self.grid, self.mean, self.notice, self.files]
+        chosen = [self.translation, self.confidence, self.grid, self.mean, self.notice, self.files]
         every = [self.table, self.figure, self.choice, *chosen, self.search]
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
             trigger(self.run, [self.text, self.model, self.beam, page.lang], every, concurrency_id="models",
@@ -47,8 +48,8 @@ class Tab:
         page.first_screen(self.run, [self.text, self.model, self.beam, page.lang], every)
 
     def _chosen(self, c: views.BeamChoice) -> dict:
-        return {self.translation: c.translation, self.grid: c.grid, self.mean: c.mean, self.notice: c.notice,
-                self.files: c.files}
+        return {self.translation: c.translation, self.confidence: c.confidence, self.grid: c.grid, self.mean: c.mean,
+                self.notice: c.notice, self.files: c.files}
 
     @friendly
     def run(self, text, model, beam, lang="en"):

@@ -22,9 +22,10 @@ class Tab:
         self.notice = gr.Markdown()
         self.figure = L(gr.Plot, "sf.figure")
         self.table = L.table("sf.table", views.SCORE_COLUMNS, wrap=True, column_widths=SCORE_WIDTHS)
+        self.confidence = gr.HTML()  # each model's words shaded by how unsure it is, with a legend
         self.files = downloads(L)
         self.last = gr.State(None)  # the last run's arguments, for the language switch
-        out = [self.figure, self.table, self.notice, self.files]
+        out = [self.figure, self.table, self.confidence, self.notice, self.files]
         for trigger in (self.run_btn.click, self.text.submit) + example_clicks(examples):
             trigger(keeping_args(self.show, self.last), [self.text, page.lang], out + [self.last],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
@@ -35,4 +36,5 @@ class Tab:
     @friendly
     def show(self, text, lang="en"):
         v = views.score_functions_view(text, lang)
-        return {self.figure: v.figure, self.table: v.table, self.notice: v.notice, self.files: v.files}
+        return {self.figure: v.figure, self.table: v.table, self.confidence: v.confidence, self.notice: v.notice,
+                self.files: v.files}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
+from explorer.confidence import shaded_translation
 from explorer.views import seq2seq as views
 from ui.components import (Slider, downloads, example_clicks, first_is_a_sentence, friendly, load_errors_md)
 
@@ -24,6 +25,7 @@ class Tab:
         self.run_btn = L(gr.Button, "common.translate", variant="primary")
         examples = L.examples("seq2seq", [self.text])
         self.translation = L(gr.Textbox, "common.translation", interactive=False)
+        self.confidence = gr.HTML()  # the words shaded by how unsure the model is, with a legend
         self.notice = gr.Markdown()
         self.alignment = L(gr.Plot, "s2s.align")
         self.step = L(Slider, "s2s.step", 1, 2, value=1, step=1)
@@ -35,16 +37,17 @@ class Tab:
         # another score function, or an example's sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
             trigger(self.run, [self.text, self.model, page.lang],
-                    [self.translation, self.notice, *drawn, self.files, self.record, self.step],
+                    [self.translation, self.confidence, self.notice, *drawn, self.files, self.record, self.step],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         self.step.input(self.show_step, [self.record, self.step, page.lang], drawn,
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
         page.on_language(friendly(lambda choice: gr.Radio(choices=views.seq2seq_choices(reg, i18n.lang_code(choice)))),
                          page.lang, self.model)
-        page.on_language(self.relabel, [self.record, self.step, page.lang], [self.notice, *drawn])
+        page.on_language(self.relabel, [self.record, self.step, page.lang], [self.confidence, self.notice, *drawn])
         page.first_screen(self.run, [self.text, self.model, page.lang],
-                          [self.translation, self.notice, *drawn, self.files, self.record, self.step])
+                          [self.translation, self.confidence, self.notice, *drawn, self.files, self.record,
+                           self.step])
 
     def _step(self, record, step, lang) -> dict:
         alignment, bars, text = views.seq2seq_step(record, step, lang)
@@ -53,7 +56,8 @@ class Tab:
     @friendly
     def run(self, text, model, lang="en"):
         v = views.seq2seq_view(text, model, 1, lang)
-        return {self.translation: v.translation, self.notice: v.notice, self.alignment: v.alignment,
+        return {self.translation: v.translation, self.confidence: v.confidence, self.notice: v.notice,
+                self.alignment: v.alignment,
                 self.bars: v.step_bars, self.step_text: v.step_text, self.files: v.files, self.record: v.record,
                 self.step: gr.Slider(minimum=1, maximum=max(v.steps, 2), step=1, value=1, interactive=v.steps > 1)}
 
@@ -63,7 +67,9 @@ class Tab:
 
     @friendly
     def relabel(self, record, step, lang="en"):
-        """The notice and step views of the last translation, in `lang` (from its record: no model call)."""
+        """The shaded words, the notice and step views of the last translation, in `lang` (from its record: no
+        model call)."""
         if record is None:
             return gr.skip()
-        return {self.notice: views.seq2seq_notice(record, lang), **self._step(record, step, lang)}
+        return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
+                self.notice: views.seq2seq_notice(record, lang), **self._step(record, step, lang)}

@@ -6,6 +6,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer import inference as inf
+from explorer.confidence import shaded_translation
 from explorer.views import notices_md
 from explorer.views import transformer as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
@@ -35,6 +36,7 @@ class Tab:
         self.run_btn = L(gr.Button, "common.translate", variant="primary")
         examples = L.examples("transformer", [self.text, self.model], model_or(names))
         self.translation = L(gr.Textbox, "common.translation", interactive=False)
+        self.confidence = gr.HTML()  # the words shaded by how unsure the model is, with a legend
         self.notice = gr.Markdown()
         self.hypotheses = L.table("tr.hyps", views.HYPOTHESIS_COLUMNS, wrap=True, column_widths=HYPOTHESIS_WIDTHS)
         self.layer, self.head = layer_head_sliders(L, *depth(reg, names[0] if names else None))
@@ -51,16 +53,17 @@ class Tab:
         # another model, picked or set by an example with its sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
             trigger(self.run, [self.text, self.model, self.beam, self.layer, self.head, page.lang],
-                    [self.translation, self.notice, self.hypotheses, *heads, self.record, self.layer, self.head],
+                    [self.translation, self.confidence, self.notice, self.hypotheses, *heads, self.record,
+                     self.layer, self.head],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         for s in (self.layer, self.head):
             s.input(self.show_heads, [self.record, self.layer, self.head, page.lang], heads,
                     trigger_mode="always_last", show_progress="hidden", api_visibility="private")
         page.on_language(self.relabel, [self.record, self.layer, self.head, page.lang],
-                         [self.notice, self.hypotheses, *heads])
+                         [self.confidence, self.notice, self.hypotheses, *heads])
         page.first_screen(self.run, [self.text, self.model, self.beam, self.layer, self.head, page.lang],
-                          [self.translation, self.notice, self.hypotheses, *heads, self.record, self.layer,
-                           self.head])
+                          [self.translation, self.confidence, self.notice, self.hypotheses, *heads, self.record,
+                           self.layer, self.head])
 
     def _heads(self, v: views.TransformerHeads) -> dict:
         return {getattr(self, n): getattr(v, n) for n in HEADS}
@@ -69,7 +72,8 @@ class Tab:
     def run(self, text, model, beam, layer, head, lang="en"):
         v = views.transformer_view(text, model, beam, layer, head, lang)
         layer_slider, head_slider = sliders(v.n_layers, v.n_heads, layer, head)
-        return {self.translation: v.translation, self.notice: v.notice, self.hypotheses: v.hypotheses,
+        return {self.translation: v.translation, self.confidence: v.confidence, self.notice: v.notice,
+                self.hypotheses: v.hypotheses,
                 **self._heads(v.heads), self.record: v.record, self.layer: layer_slider, self.head: head_slider}
 
     @friendly
@@ -79,9 +83,11 @@ class Tab:
 
     @friendly
     def relabel(self, record, layer, head, lang="en"):
-        """The notice, the hypotheses and every attention view of the last translation, in `lang`."""
+        """The shaded words, the notice, the hypotheses and every attention view of the last translation, in
+        `lang`."""
         if record is None:
             return gr.skip()
-        return {self.notice: notices_md(record.notices, lang=lang),
+        return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
+                self.notice: notices_md(record.notices, lang=lang),
                 self.hypotheses: views.hypotheses_table(record, lang),
                 **self._heads(views.transformer_heads(record, layer, head, lang))}
