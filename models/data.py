@@ -49,6 +49,10 @@ def file_sha256(path: Path) -> str:
 
 
 TRANSLATION_FILES = {"en-fr": "tatoeba-eng-fra/fra.txt.gz", "en-ko": "tatoeba-eng-kor/kor.txt"}
+# Korean-English pairs beside Tatoeba's (CC BY-SA, kept in their own files and attributed apart in
+# docs/data.md): training data only, never in a validation or test split. Columns named in a header row.
+EXTRA_KO_EN = {"ntrex": "parallel-ko-en-ntrex128/ntrex128_ko_en.tsv",
+               "pud": "parallel-ko-en-ud-korean-pud/ko_pud_ko_en.tsv"}
 VALID_FRAC, TEST_FRAC = 0.01, 0.015  # the translation split's defaults; BERT holds out the same English sentences
 
 
@@ -61,6 +65,17 @@ def read_pairs(data_dir: Path, pair: str) -> list[tuple[str, str]]:
             if len(cols) >= 2 and cols[0].strip() and cols[1].strip():
                 out.append((cols[0].strip(), cols[1].strip()))
     return out
+
+
+def read_extra_pairs(data_dir: Path, name: str, max_words: int = 0) -> list[tuple[str, str]]:
+    """(english, korean) pairs of an EXTRA_KO_EN file; with max_words, only pairs whose English has at
+    most that many words (these news and Wikipedia sentences are ~20 words, Tatoeba's ~6)."""
+    with open_text(find(data_dir, EXTRA_KO_EN[name])) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        ko, en = header.index("ko"), header.index("en")
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    pairs = [(r[en].strip(), r[ko].strip()) for r in rows if len(r) > max(ko, en) and r[en].strip() and r[ko].strip()]
+    return [p for p in pairs if not max_words or len(p[0].split()) <= max_words]
 
 
 def split_by_source(pairs, seed: int, valid_frac: float, test_frac: float):

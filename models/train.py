@@ -39,7 +39,7 @@ import torch.distributed as dist
 from tokenizers import Tokenizer
 from tqdm import tqdm
 
-from models import checkpoint, data
+from models import checkpoint, data, guide
 from models.data import TEST_FRAC, VALID_FRAC
 from models.evaluate import VALID_DRAW, bert_heldout_eval, bleu_chrf, translate
 from models.tokenizers import special_ids, train_bpe, train_wordpiece
@@ -361,6 +361,25 @@ def aux_training_pairs(args, split: dict) -> tuple[list, dict]:
     return data.orient(kept, aux_dir), meta
 
 
+def extra_training_pairs(args, pair: str, oriented: dict) -> tuple[list, dict]:
+    """--extra-pairs ntrex pud: Korean-English pairs beside Tatoeba's (data.EXTRA_KO_EN), training only,
+    English at most --extra-max-words words, any pair whose English is a held-out Tatoeba sentence
+    dropped. Returns (pairs oriented as the task, metadata)."""
+    if not args.extra_pairs:
+        return [], {}
+    if pair != "en-ko":
+        raise SystemExit("--extra-pairs are Korean-English: they need --direction ko-en or en-ko")
+    held = {data.english_key(p[0] if args.direction == "en-ko" else p[1]) for p in oriented["valid"] + oriented["test"]}
+    out, meta = [], {"max_words": args.extra_max_words, "repeat": args.extra_repeat, "files": {}, "n_pairs": {}}
+    for name in args.extra_pairs:
+        kept = [p for p in data.read_extra_pairs(args.data_dir, name, args.extra_max_words)
+                if data.english_key(p[0]) not in held]
+        out += data.orient(kept, args.direction)
+        meta["n_pairs"][name] = len(kept)
+        meta["files"][data.EXTRA_KO_EN[name]] = data.file_sha256(data.find(args.data_dir, data.EXTRA_KO_EN[name]))
+    return out, meta
+
+
 def setup_translation(args, device):
     pair = "en-ko" if "ko" in args.direction else "en-fr"
     pairs = data.read_pairs(args.data_dir, pair)
@@ -373,6 +392,8 @@ def setup_translation(args, device):
         raise SystemExit("--space-noise respaces Korean sources: it needs --direction ko-en")
     aux, aux_meta = aux_training_pairs(args, data.split_by_source(pairs, args.split_seed, args.valid_frac,
                                                                  args.test_frac) if args.aux_pairs else {})
+    extra, extra_meta = extra_training_pairs(args, pair, oriented)
+    train = train + extra * args.extra_repeat
     if args.smoke:
         train, valid, aux = train[:200], valid[:20], aux[:200]
     n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
@@ -383,6 +404,10 @@ def setup_translation(args, device):
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     variants = training_variants(tok, train, args)
+    make_batch, guide_meta = data.translation_batch, {}
+    if args.guide_from:  # guided alignment (models/guide.py): spans of the teacher's linked words ride along
+        variants, guide_meta = guided_variants(args, tok, train, device)
+        make_batch = guide.guided_batch
     aux_encoded = data.encode_pairs(tok, aux, args.max_len) if aux else []
     # --bidir-frac (bidirectional training, Ding et al. 2021): for that first share of the time budget the
     # epochs also hold every training pair reversed (French -> English beside English -> French, the
@@ -401,7 +426,7 @@ def setup_translation(args, device):
                 bidir_until = time.time() + 60 * min(args.max_minutes, 1e6) * args.bidir_frac
             if time.time() < bidir_until:
                 enc = enc + reverse_encoded
-        return (data.translation_batch([enc[i] for i in b], sp["bos"], sp["eos"])
+        return (make_batch([enc[i] for i in b], sp["bos"], sp["eos"])
                 for b in data.translation_batches(enc, args.max_tokens, rng))
     batches = forever(epoch)
     if args.arch == "transformer":
@@ -444,19 +469,51 @@ def setup_translation(args, device):
         return {"cross_head_mean": out}
 
     meta = {"pair": pair, "direction": args.direction, "split_seed": args.split_seed, "valid_frac": args.valid_frac,
+            **({"extra": extra_meta} if extra_meta else {}),
             **({"split_by": "pair"} if args.split_by == "pair" else {}),
             "test_frac": args.test_frac, "n_train": len(train), "n_valid": len(valid), "n_test": len(oriented["test"]),
             "dropped_seen_sources": seen_dropped,
             "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
                                                                                  data.TRANSLATION_FILES[pair])),
-                      **({aux_meta["file"]: aux_meta["sha256"]} if aux_meta else {})},
+                      **({aux_meta["file"]: aux_meta["sha256"]} if aux_meta else {}),
+                      **{f: h for f, h in extra_meta.get("files", {}).items()}},
             **({"aux": aux_meta} if aux_meta else {}),
             "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
     kwargs = {"label_smoothing": args.label_smoothing} if args.arch == "transformer" else {}
-    task = RDrop(model, args.rdrop, **kwargs) if args.rdrop else Bound(model, **kwargs)
+    if guide_meta:
+        meta["guide"] = guide_meta
+        meta["files"].update(guide_meta.pop("files"))
+    task = (guide.Guided(model, args.guide_weight) if args.guide_from else
+            RDrop(model, args.rdrop, **kwargs) if args.rdrop else Bound(model, **kwargs))
     return task, model, tok, batches, evaluate, snapshot, lr_at, meta
+
+
+def guided_variants(args, tok, train, device) -> tuple[list, dict]:
+    """--guide-from TEACHER: the training pairs encoded with the span of each target token's linked
+    source word, the links read from the teacher's attention (models/guide.py). Returns ([encoded], meta)."""
+    if args.arch != "seq2seq" or args.attention == "none":
+        raise SystemExit("--guide-from trains a seq2seq model's attention: it needs --attention other than none")
+    if args.bpe_dropout or args.space_noise or args.aux_pairs or args.bidir_frac or args.rdrop:
+        raise SystemExit("--guide-from links the canonical encoding of the task's own pairs: no --bpe-dropout, "
+                         "--space-noise, --aux-pairs, --bidir-frac or --rdrop")
+    teacher = checkpoint.load(args.guide_from)
+    if teacher.metrics.get("data", {}).get("direction") != args.direction:
+        raise SystemExit(f"--guide-from {args.guide_from}: the teacher translates "
+                         f"{teacher.metrics.get('data', {}).get('direction')}, not {args.direction}")
+    t0 = time.time()
+    links = guide.teacher_links(teacher.model, teacher.tokenizer, train, device)
+    encoded = guide.link_spans(tok, train, links, args.max_len)
+    linked = sum(s != guide.NO_LINK for e in encoded for s in e[2])
+    rows = sum(len(e[2]) - 1 for e in encoded)
+    files = {f"{args.guide_from}/{f.name}": data.file_sha256(f) for f in sorted(Path(args.guide_from).iterdir())
+             if f.suffix in (".safetensors", ".json")}
+    meta = {"teacher": str(args.guide_from), "weight": args.guide_weight, "linked_target_tokens": linked,
+            "target_tokens": rows, "seconds": round(time.time() - t0, 1), "files": files}
+    print(f"guided alignment: {linked}/{rows} target tokens linked in {meta['seconds']} s", flush=True)
+    del teacher
+    return [encoded], meta
 
 
 # ============================================================================ BERT
@@ -692,6 +749,14 @@ def parse(argv=None):
                     help="BERT: weight of the NSP loss beside MLM's (default 1, the paper's sum)")
     ap.add_argument("--rdrop", type=float, default=0.0,
                     help="translation: R-Drop consistency weight alpha (Liang et al. 2021; 0 = off, 5 = the paper's)")
+    ap.add_argument("--extra-pairs", nargs="+", choices=sorted(data.EXTRA_KO_EN), default=None,
+                    help="Korean-English: add these corpora to training (never to valid/test)")
+    ap.add_argument("--extra-max-words", type=int, default=25, help="--extra-pairs: longest English kept, in words")
+    ap.add_argument("--extra-repeat", type=int, default=1, help="--extra-pairs: copies per epoch")
+    ap.add_argument("--guide-from", type=Path, default=None,
+                    help="seq2seq: guided alignment, attention trained toward this translation checkpoint's "
+                         "word alignment (models/guide.py)")
+    ap.add_argument("--guide-weight", type=float, default=1.0, help="weight of the guided-alignment loss")
     ap.add_argument("--cooldown", type=float, default=None,
                     help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
     ap.add_argument("--commit", default=os.environ.get("GIT_COMMIT", ""), help="git commit of the code")
