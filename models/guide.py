@@ -34,14 +34,21 @@ def teacher_links(teacher, teacher_tok, pairs: list[tuple[str, str]], device: st
                   batch_size: int = 256, layer: int = -1) -> list[list[int]]:
     """For each (source, target) pair: for each space-separated target word, the index of the source
     word the teacher attends to most (last layer's cross attention, head mean, target subwords' rows
-    averaged, source subwords' columns summed, </s> left out)."""
+    averaged, source subwords' columns summed, </s> left out); [] for a pair longer than the teacher's
+    positions (its words get no link)."""
     teacher.eval().to(device)
     sp = special_ids(teacher_tok)
-    out = []
-    for start in range(0, len(pairs), batch_size):
-        chunk = pairs[start:start + batch_size]
-        es = teacher_tok.encode_batch([s for s, _ in chunk], add_special_tokens=False)
-        et = teacher_tok.encode_batch([t for _, t in chunk], add_special_tokens=False)
+    fits = teacher.config.max_len - 1  # tokens per side the teacher's positions hold, with </s> or <s>
+    out = [None] * len(pairs)
+    enc_s = teacher_tok.encode_batch([s for s, _ in pairs], add_special_tokens=False)
+    enc_t = teacher_tok.encode_batch([t for _, t in pairs], add_special_tokens=False)
+    todo = [i for i in range(len(pairs)) if len(enc_s[i].ids) <= fits and len(enc_t[i].ids) <= fits]
+    for i in set(range(len(pairs))) - set(todo):
+        out[i] = []  # longer than the teacher reads: no links
+    for start in range(0, len(todo), batch_size):
+        idx = todo[start:start + batch_size]
+        chunk = [pairs[i] for i in idx]
+        es, et = [enc_s[i] for i in idx], [enc_t[i] for i in idx]
         src = pad([e.ids + [sp["eos"]] for e in es], sp["pad"]).to(device)
         tgt = pad([[sp["bos"]] + e.ids for e in et], sp["pad"]).to(device)
         att = teacher(src, tgt, need_weights=True).trace.cross[:, layer].float().mean(1)  # (B, T, S)
@@ -61,7 +68,7 @@ def teacher_links(teacher, teacher_tok, pairs: list[tuple[str, str]], device: st
         rows = torch.zeros(B, V, W, device=device).scatter_add_(1, tgt_w[:, :, None].expand(B, T, W), cols)
         word_att = rows[:, :-1, : W - 2]  # target words x source words (row means need no division: argmax)
         for b in range(B):
-            out.append(word_att[b, : n_tgt[b], : n_src[b]].argmax(-1).tolist())
+            out[idx[b]] = word_att[b, : n_tgt[b], : n_src[b]].argmax(-1).tolist()
     return out
 
 

@@ -75,3 +75,11 @@ def test_guided_loss_adds_to_cross_entropy_and_trains_attention():
         opt.step()
     cross2 = m(batch["src"], batch["tgt_in"], need_weights=True).trace.cross[:, 0, 0]
     assert cross2[0, 0, 2] > cross[0, 0, 2] and cross2[0, 1, 0] > cross[0, 1, 0]
+
+
+def test_pairs_longer_than_the_teacher_get_no_links(teacher):
+    long = " ".join(["word"] * (teacher.config.max_len + 5))
+    links = guide.teacher_links(teacher.model, teacher.tokenizer, [("I am a student.", "Je suis étudiant."), (long, long)])
+    assert links[0] == [0, 1, 3] and links[1] == []
+    spans = guide.link_spans(teacher.tokenizer, [(long, long)], links[1:], 200)[0]
+    assert set(spans[2]) == {guide.NO_LINK}
