@@ -9,6 +9,7 @@
 
 Every file stays under 9.5 MB so that a Hugging Face Space accepts it as plain git.
 Weights may be stored as fp16 or row-wise int8 (`_quantize`) and are loaded as fp32. Tied weights are stored once.
+`load` reads a folder now; `LazyCheckpoint` (the app's) checks it now and reads its weights at first use.
 
     python -m models.checkpoint SRC DST --int8   # re-store a trained checkpoint as int8, no retraining
     python -m models.checkpoint A DST --average B  # the mean of two runs' weights (same config and tokenizer)
@@ -17,15 +18,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import importlib
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from safetensors import SafetensorError
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 from tokenizers import Tokenizer
+from torch.overrides import TorchFunctionMode
 
 ARCHS = {  # arch name -> (module, config class, model class)
     "transformer": ("models.transformer", "TransformerConfig", "Transformer"),
@@ -57,6 +61,22 @@ class Checkpoint:
         """Beam search's length-penalty alpha for this translation model: the one chosen on its validation
         split and recorded with its test metrics, else 0.6 (Wu et al. 2016's default)."""
         return float(self.metrics.get("test", {}).get("alpha", 0.6))
+
+
+class NoRandomInit(TorchFunctionMode):
+    """While active (in this thread only: torch function modes are thread-local), a model's constructor
+    skips its random initial weights. For a model about to receive every weight from a checkpoint (`load`
+    refuses a file that misses one): drawing them had been 0.43 s of the app's 0.7 s of loading. Other
+    construction (buffers such as a sinusoid table, fills of constants) runs as usual."""
+    SKIP = frozenset({torch.nn.init.uniform_, torch.nn.init.normal_, torch.nn.init.trunc_normal_,
+                      torch.nn.init.kaiming_uniform_, torch.nn.init.kaiming_normal_, torch.nn.init.xavier_uniform_,
+                      torch.nn.init.xavier_normal_, torch.nn.init.orthogonal_, torch.Tensor.uniform_,
+                      torch.Tensor.normal_})
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in self.SKIP:
+            return args[0] if args else kwargs["tensor"]
+        return func(*args, **(kwargs or {}))
 
 
 def arch_classes(arch: str):
@@ -201,21 +221,25 @@ def _read_json(path: Path) -> dict:
     return data
 
 
-def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
+def _weight_files(folder: Path) -> list[Path]:
     single, index = folder / "model.safetensors", folder / "model.safetensors.index.json"
     if single.is_file():
-        files = [single]
-    elif index.is_file():
-        weight_map = _read_json(index).get("weight_map")
-        if not isinstance(weight_map, dict):
-            raise CheckpointError(f"{index} has no weight_map")
-        files = [folder / n for n in sorted(set(weight_map.values()))]
-    else:
+        return [single]
+    if not index.is_file():
         raise CheckpointError(f"{single} is missing (and there is no {index.name})")
-    state = {}
+    weight_map = _read_json(index).get("weight_map")
+    if not isinstance(weight_map, dict):
+        raise CheckpointError(f"{index} has no weight_map")
+    files = [folder / n for n in sorted(set(weight_map.values()))]
     for f in files:
         if not f.is_file():
             raise CheckpointError(f"{f} is missing")
+    return files
+
+
+def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
+    state = {}
+    for f in _weight_files(folder):
         try:
             state.update(load_file(str(f)))
         except (SafetensorError, OSError, ValueError, RuntimeError) as e:
@@ -223,9 +247,9 @@ def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
     return _join_large(state)
 
 
-def load(folder: str | Path) -> Checkpoint:
-    """Load a checkpoint folder; raises CheckpointError naming the file that is missing or corrupt."""
-    folder = Path(folder)
+def _read_parts(folder: Path) -> tuple:
+    """(config, an unfilled model, tokenizer, metrics) of a checkpoint folder, or CheckpointError naming the
+    file at fault. The model's weights are left as allocated (`NoRandomInit`): `_fill` writes them."""
     if not folder.is_dir():
         raise CheckpointError(f"{folder} is not a folder")
     cfg = _read_json(folder / "config.json")
@@ -233,7 +257,8 @@ def load(folder: str | Path) -> Checkpoint:
         config_cls, model_cls = arch_classes(cfg["arch"])
         names = {f.name for f in dataclasses.fields(config_cls)}
         config = config_cls(**{k: v for k, v in cfg["config"].items() if k in names})
-        model = model_cls(config)  # a model that cannot be built (d_model not divisible by n_heads: an assert)
+        with NoRandomInit():
+            model = model_cls(config)  # a model that cannot be built (d_model not divisible by n_heads: an assert)
     except Exception as e:  # noqa: BLE001 -- any of it means the config is unusable; the message says which
         raise CheckpointError(f"{folder / 'config.json'} is not a valid config: {type(e).__name__}: {e}") from None
     tok_path = folder / "tokenizer.json"
@@ -244,16 +269,34 @@ def load(folder: str | Path) -> Checkpoint:
     except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
         raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
     metrics = _read_json(folder / "metrics.json")
-    raw = _read_weights(folder)
-    stored = "int8" if any(k.endswith(SCALE) for k in raw) else "+".join(sorted(
-        {_DTYPE_NAMES.get(v.dtype, str(v.dtype)) for v in raw.values() if v.is_floating_point()}))
-    _check_scales(raw, folder)
-    names = {k for k in raw if not k.endswith(SCALE)}
+    return config, model, tokenizer, metrics
+
+
+def _stored(dtypes) -> str:
+    return "+".join(sorted({_DTYPE_NAMES.get(d, str(d)) for d in dtypes if d.is_floating_point}))
+
+
+def _check_names(folder: Path, names: set, model: torch.nn.Module) -> None:
     expected, target = _unique_state(model), model.state_dict()
     missing, unexpected = sorted(set(expected) - names), sorted(names - set(target))
     if missing or unexpected:
         raise CheckpointError(f"{folder}: weights do not match config.json "
                               f"(missing {missing[:5]}, unexpected {unexpected[:5]})")
+
+
+def _shape_error(folder: Path, name: str, found, wanted) -> CheckpointError:
+    return CheckpointError(f"{folder}: weights do not match config.json: {name} is {tuple(found)} in the files, "
+                           f"{tuple(wanted)} in the model")
+
+
+def _fill(folder: Path, model: torch.nn.Module) -> str:
+    """Read the folder's weights into `model`'s own tensors; returns what the files hold ("int8", "fp16"...)."""
+    raw = _read_weights(folder)
+    stored = "int8" if any(k.endswith(SCALE) for k in raw) else _stored(v.dtype for v in raw.values())
+    _check_scales(raw, folder)
+    names = {k for k in raw if not k.endswith(SCALE)}
+    _check_names(folder, names, model)
+    target = model.state_dict()
     # Into the model's own tensors one at a time, each file tensor dropped once copied: an fp32 copy
     # of all the weights beside the model's never exists (for the int8 BERT it had cost ~110 MiB of
     # peak memory while loading: bench/load_memory.py).
@@ -261,13 +304,103 @@ def load(folder: str | Path) -> Checkpoint:
         for name in sorted(names):
             v = _pop_float(raw, name)
             if v.shape != target[name].shape:
-                raise CheckpointError(f"{folder}: weights do not match config.json: {name} is "
-                                      f"{tuple(v.shape)} in the files, {tuple(target[name].shape)} in the model")
+                raise _shape_error(folder, name, v.shape, target[name].shape)
             if v.is_floating_point() and not torch.isfinite(v).all():  # NaN weights give NaN attention, silently
                 raise CheckpointError(f"{folder}: weight {name} holds NaN or infinite values; the checkpoint is "
                                       "broken (a diverged run?)")
             target[name].copy_(v)
+    return stored
+
+
+def load(folder: str | Path) -> Checkpoint:
+    """Load a checkpoint folder; raises CheckpointError naming the file that is missing or corrupt."""
+    folder = Path(folder)
+    config, model, tokenizer, metrics = _read_parts(folder)
+    stored = _fill(folder, model)
     return Checkpoint(model.eval(), tokenizer, config, metrics, folder, stored)
+
+
+def _check_header(folder: Path, model: torch.nn.Module) -> str:
+    """`_fill`'s checks from the weight files' headers alone (names, shapes, int8 scales; the values are not
+    read): a file that is missing, not safetensors, or does not fit the config. Returns what they hold."""
+    shapes, dtypes = {}, {}
+    for f in _weight_files(folder):
+        try:
+            with safe_open(str(f), "pt") as sf:
+                for k in sf.keys():
+                    part = sf.get_slice(k)
+                    shapes[k], dtypes[k] = list(part.get_shape()), part.get_dtype()
+        except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+            raise CheckpointError(f"{f} is corrupt: {e}") from None
+    for k in [k for k in shapes if PART in k]:  # row blocks (`_split_large`): the joined tensor's shape
+        name, shape = k.rsplit(PART, 1)[0], shapes.pop(k)
+        joined = shapes.setdefault(name, [0] + shape[1:])
+        joined[0] += shape[0]
+        dtypes[name] = dtypes.pop(k)
+    for k in [k for k in shapes if k.endswith(SCALE)]:
+        name = k[:-len(SCALE)]
+        if dtypes.get(name) != "I8" or not shapes.get(name) or shapes[k] != shapes[name][:1]:
+            raise CheckpointError(f"{folder}: scale {k} {tuple(shapes[k])} does not fit an int8 tensor {name} "
+                                  f"({'missing' if name not in shapes else f'{dtypes[name]} {tuple(shapes[name])}'})")
+    unscaled = sorted(k for k, d in dtypes.items() if d == "I8" and k + SCALE not in shapes)
+    if unscaled:
+        raise CheckpointError(f"{folder}: int8 weights without their {SCALE} tensor: {unscaled[:5]}")
+    names = {k for k in shapes if not k.endswith(SCALE)}
+    _check_names(folder, names, model)
+    target = model.state_dict()
+    for name in sorted(names):
+        if list(target[name].shape) != shapes[name]:
+            raise _shape_error(folder, name, shapes[name], target[name].shape)
+    if any(k.endswith(SCALE) for k in shapes):
+        return "int8"
+    return "+".join(sorted({_SAFETENSORS_DTYPES.get(d, d) for d in dtypes.values() if d in _SAFETENSORS_DTYPES}))
+
+
+_SAFETENSORS_DTYPES = {"F16": "fp16", "F32": "fp32", "BF16": "bf16"}
+_META_FILES = ("config.json", "tokenizer.json", "metrics.json")
+
+
+def _meta_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for name in _META_FILES:
+        f = folder / name
+        h.update(f.read_bytes() if f.is_file() else b"-")
+    return h.hexdigest()
+
+
+class LazyCheckpoint:
+    """A checkpoint whose weights are read on first use of `.model` (thread-safe, once), as `load` reads them.
+    The rest (config, tokenizer, metrics) is read at once, and the weight files are checked from their headers,
+    so a broken folder is still an error at start; only corrupt or non-finite values show at first use. The
+    app opens its checkpoints so (docs/performance.md: start-up time and memory); `Checkpoint` otherwise."""
+
+    def __init__(self, folder: str | Path):
+        self.path = Path(folder)
+        # The model is built now, unfilled: its tensors are allocated but never written (`NoRandomInit`), so
+        # they take no memory until `.model` fills them (the pages of an untouched allocation are not mapped).
+        self.config, self._unfilled, self.tokenizer, self.metrics = _read_parts(self.path)
+        self.stored = _check_header(self.path, self._unfilled)
+        self._digest = _meta_digest(self.path)
+        self._model = None
+        self._lock = threading.Lock()
+
+    length_penalty = Checkpoint.length_penalty
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
+    def model(self) -> torch.nn.Module:
+        if self._model is None:
+            with self._lock:
+                if self._model is None:
+                    if _meta_digest(self.path) != self._digest:  # the weights would not match what was read
+                        raise CheckpointError(f"{self.path}: {', '.join(_META_FILES)} changed since they were "
+                                              "read; restart the app to load the new checkpoint")
+                    _fill(self.path, self._unfilled)
+                    self._model, self._unfilled = self._unfilled.eval(), None
+        return self._model
 
 
 def _checkpoint_bytes(folder: Path) -> int:
