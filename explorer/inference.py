@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from tokenizers import Encoding
 
-from models.checkpoint import Checkpoint, CheckpointError, load
+from models.checkpoint import Checkpoint, CheckpointError, LazyCheckpoint, load
 from models.decoding import beam_search
 from models.tokenizers import special_ids
 from models.trace import Trace
@@ -63,7 +63,9 @@ class Registry:
     models: dict[str, Checkpoint] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
 
-    def get(self, name: str, kind: str | None = None) -> Checkpoint:
+    def get(self, name: str, kind: str | None = None, weights: bool = True) -> Checkpoint:
+        """The checkpoint `name` (of architecture `kind`), or a UserError to show. `weights=False`: its
+        config and tokenizer are enough (a lazy checkpoint's weights are not read for them)."""
         if name in self.errors:
             raise UserError(f"Model '{name}' could not be loaded: {self.errors[name]}", "not_loaded", name=name,
                             error=self.errors[name])
@@ -76,6 +78,16 @@ class Registry:
             wanted = " or ".join(kind) if isinstance(kind, tuple) else kind
             raise UserError(f"Model '{name}' is a {ckpt.config.arch} model, not a {wanted} model.", "wrong_arch",
                             name=name, arch=ckpt.config.arch, wanted=wanted)
+        if weights and isinstance(ckpt, LazyCheckpoint) and not ckpt.loaded:
+            try:
+                ckpt.model  # its weights, read now (once): values the header check at start could not see
+            except CheckpointError as e:
+                error = relative_to_assets(str(e), ckpt.path.parent)
+                # new dicts, not edits: other threads may be iterating these
+                self.models = {k: v for k, v in self.models.items() if k != name}
+                self.errors = {**self.errors, name: error}
+                raise UserError(f"Model '{name}' could not be loaded: {error}", "not_loaded", name=name,
+                                error=error) from None
         return ckpt
 
     def names(self, kind=None) -> list[str]:
@@ -95,9 +107,10 @@ class Registry:
         return out
 
 
-def load_registry(assets: Path = ASSETS, names=None) -> Registry:
+def load_registry(assets: Path = ASSETS, names=None, lazy: bool = False) -> Registry:
     """Load every checkpoint folder under `assets`, or only those whose folder name is in
-    `names` (the CLI loads just the model it runs)."""
+    `names` (the CLI loads just the model it runs). `lazy`: each model's weights are read at its first
+    `get` (models.checkpoint.LazyCheckpoint; the files are checked now, from their headers)."""
     reg = Registry()
     for folder in sorted(Path(assets).iterdir()) if Path(assets).is_dir() else []:
         if not folder.is_dir() or folder.name.startswith((".", "_")):
@@ -107,7 +120,7 @@ def load_registry(assets: Path = ASSETS, names=None) -> Registry:
         if names is not None and folder.name not in names:
             continue
         try:
-            reg.models[folder.name] = load(folder)
+            reg.models[folder.name] = LazyCheckpoint(folder) if lazy else load(folder)
         except Exception as e:  # noqa: BLE001 -- one broken folder must not stop the app from starting
             if not isinstance(e, CheckpointError):
                 logging.getLogger(__name__).exception("loading %s", folder.name)
@@ -127,10 +140,11 @@ _REGISTRY: Registry | None = None
 
 
 def registry() -> Registry:
-    """The process-wide registry (loaded on first use, then read-only)."""
+    """The process-wide registry (read on first use, then read-only). Each model's weights are read when it
+    is first used: a server nobody has visited holds none of them (docs/performance.md, start-up)."""
     global _REGISTRY
     if _REGISTRY is None:
-        _REGISTRY = load_registry()
+        _REGISTRY = load_registry(lazy=True)
     return _REGISTRY
 
 
@@ -538,6 +552,6 @@ def encode_bert(text: str, text_b: str | None = None, name: str = "bert", reg: R
 
 def bert_tokens(text: str, text_b: str | None = None, name: str = "bert", reg: Registry | None = None) -> list[str]:
     """The tokens encode_bert would show for the same text, from the tokenizer alone (no model run)."""
-    ckpt = (reg or registry()).get(name, "bert")
+    ckpt = (reg or registry()).get(name, "bert", weights=False)
     a, b, notices = _bert_inputs(text, text_b)
     return _pieces(ckpt.tokenizer, _bert_ids(ckpt, a, b, notices)[0])
