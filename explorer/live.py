@@ -333,9 +333,9 @@ class _Run:
 
 def _train(seconds, attention, probe, reference, seed, every, d_emb, d_hidden, batch_size, lr,
            pairs) -> Iterator[LiveProgress]:
-    t0 = time.monotonic()
     with _one_thread():
         run = _Run(attention, probe, reference, seed, d_emb, d_hidden, batch_size, lr, pairs)
+        t0 = time.monotonic()  # the clock counts training, not building (a process's first optimizer imports ~1 s)
         record = run.progress(time.monotonic() - t0, done=False)  # untrained: attention near uniform
     yield record
     done = False
