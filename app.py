@@ -20,10 +20,10 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sys
 
-if __name__ == "__main__":  # a server, never a notebook: Gradio's IPython hooks (0.2 s, 22 MB at start) find none
-    sys.modules.setdefault("IPython", None)
+if __name__ == "__main__":  # a server: without Gradio's type stubs and IPython hooks (a third of start-up)
+    from ui.boot import lean_gradio
+    lean_gradio()
 import gradio as gr
 import torch
 
