@@ -28,11 +28,12 @@ import gradio as gr
 import torch
 
 from explorer import byo_bert
+from explorer import downloads as dl
 from explorer import i18n
 from explorer import inference as inf
 from ui.api import build_api
-from ui.components import (Localized, empty_table_headers, friendly, language_from_url, language_updates,
-                           load_errors_md)
+from ui.components import (Localized, empty_table_headers, friendly, keep_disk_budget, language_from_url,
+                           language_updates, load_errors_md)
 from ui.tabs import Group, Page, build_tabs
 from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
@@ -69,7 +70,8 @@ def build_demo() -> gr.Blocks:
     reg = inf.registry()
     load_custom_bert(reg)
     L = Localized()
-    with gr.Blocks(title="Attention Explorer", delete_cache=(3600, 3600)) as demo:
+    # Gradio's own clean-up of the files it served, beside the disk budget (ui.components.keep_disk_budget)
+    with gr.Blocks(title="Attention Explorer", delete_cache=(dl.SWEEP_EVERY_S, dl.MAX_AGE_S)) as demo:
         with gr.Row():
             with gr.Column(scale=4):
                 L(gr.Markdown, "app.intro")
@@ -106,5 +108,6 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
+    keep_disk_budget()  # downloads and Gradio's cache under explorer.downloads.BUDGET_MB, old files deleted
     demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME,
                 **launch_kwargs())

@@ -67,11 +67,11 @@ class RecordCache:
         self._lock = threading.Lock()
         self.stats = {"puts": 0, "hits": 0, "misses": 0, "evicted": 0, "expired": 0, "too_big": 0}
 
-    def put(self, record, key: str | None = None) -> str:
+    def put(self, record, key: str | None = None, size: int | None = None) -> str:
         """Keep `record` and return its key (a given key is replaced). A record bigger than the whole budget is
-        not kept (its key misses)."""
+        not kept (its key misses). `size`: its bytes where the caller knows them better than `nbytes`."""
         key = key or secrets.token_urlsafe(32)
-        size = nbytes(record)
+        size = nbytes(record) if size is None else int(size)
         with self._lock:
             self.stats["puts"] += 1
             self._drop(key)
@@ -144,6 +144,11 @@ def shared():
         yield
     finally:
         _SHARED.reset(token)
+
+
+def sharing() -> bool:
+    """Whether this code runs inside `shared()` (a first screen every visitor shares)."""
+    return _SHARED.get()
 
 
 def keep(record):

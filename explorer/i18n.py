@@ -57,6 +57,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.selected_head": {"en": "Selected head", "ko": "선택한 헤드"},
     "common.downloads": {"en": "Downloads: record JSON and tables CSV", "ko": "다운로드: 기록 JSON과 표 CSV"},
     "common.download_record": {"en": "Download: the record (JSON)", "ko": "다운로드: 기록 (JSON)"},
+    "common.make_files": {"en": "Prepare the downloads", "ko": "내려받을 파일 만들기"},
     # ------------------------------------------------------------------ tabs
     "tab.seq2seq": {"en": "seq2seq + attention", "ko": "seq2seq + 어텐션"},
     "tab.scores": {"en": "Score functions", "ko": "점수(유사도) 함수 비교"},
@@ -989,6 +990,14 @@ STRINGS: dict[str, dict[str, str]] = {
               "{tokens}² tokens), over this server's limit of {limit} M.",
         "ko": "{where}은(는) 요청마다 어텐션 가중치 {cells}M개({layers} 레이어 x {heads} 헤드 x {tokens}² 토큰)를 "
               "만들어 이 서버의 한도 {limit}M개를 넘습니다."},
+    "err.downloads_gone": {"en": "These files are no longer prepared on the server (a result's files wait {minutes} "
+                                 "minutes after its last use, or less when many visitors are here); run the view again "
+                                 "and press the button.",
+                           "ko": "이 파일은 더 이상 서버에 준비되어 있지 않습니다(결과의 파일은 마지막 사용 후 {minutes}분, "
+                                 "방문자가 많으면 더 짧게 기다립니다). 다시 실행한 뒤 버튼을 눌러 주세요."},
+    "err.downloads_too_big": {"en": "These files would take {mb} MB, more than the server keeps for all visitors "
+                                    "({limit} MB).",
+                              "ko": "이 파일은 {mb} MB로, 서버가 모든 방문자를 위해 보관하는 양({limit} MB)보다 큽니다."},
     "err.record_gone": {"en": "This result is no longer kept on the server (it is dropped {minutes} minutes after its "
                               "last use, or sooner when many visitors are here); press the button again.",
                         "ko": "이 결과는 더 이상 서버에 보관되어 있지 않습니다(마지막 사용 후 {minutes}분이 지나거나 "

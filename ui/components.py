@@ -10,11 +10,13 @@ import html
 import inspect
 import logging
 import numbers
+from pathlib import Path
 
 import gradio as gr
 import numpy as np
 import pandas as pd
 
+from explorer import downloads as dl
 from explorer import i18n
 from explorer import inference as inf
 from explorer.inference import UserError
@@ -341,10 +343,50 @@ def model_or(names):
     return lambda row: row if row[-1] in names else None
 
 
-def downloads(L: Localized, key: str = "common.downloads"):
-    """A read-only list of files. interactive=False matters where the box is also an event's input (the
-    Training tab's first-view downloads): Gradio then drew it as an upload box whose ✕ emptied it."""
-    return L(gr.File, key, file_count="multiple", interactive=False, elem_classes=["ae-downloads"])
+def downloads(L: Localized, key: str = "common.downloads", value=None) -> gr.State:
+    """A view's downloads, written only when the visitor asks (issue 31): a button that writes them and the list
+    of the files it wrote, under a gr.State holding what they are made from (the view's `files`, an
+    explorer.downloads.Downloads; the State is what handlers return: `{self.files: v.files}`). A run or a slider
+    move only replaces the State, which empties the list in the browser: a file shown is always the result's on
+    screen. The State carries the button and the list as `.button` and `.list`.
+    interactive=False: Gradio drew a list that is also an event's input as an upload box whose ✕ emptied it."""
+    pending = gr.State(value)
+    pending.button = L(gr.Button, "common.make_files", size="sm", variant="secondary",
+                       elem_classes=["ae-make-files"])
+    pending.list = L(gr.File, key, file_count="multiple", interactive=False, elem_classes=["ae-downloads"])
+    # the files are written in the shared queue: a BERT paragraph's JSON takes about a second of CPU
+    pending.button.click(write_files, pending, pending.list, concurrency_id="models", api_visibility="private",
+                         trigger_mode="once")
+    pending.change(None, None, pending.list, js="() => null", show_progress="hidden", queue=False,
+                   api_visibility="private")
+    return pending
+
+
+def download_folder() -> Path:
+    """Where the app writes downloads: inside Gradio's cache (GRADIO_TEMP_DIR), so that Gradio serves them without
+    a second copy; the disk budget (explorer.downloads) counts the whole cache."""
+    from gradio.utils import get_upload_folder
+
+    cache = Path(get_upload_folder())
+    dl.watch(cache)
+    return cache / "attention-explorer"
+
+
+@friendly
+def _written(files, lang="en"):
+    return files.write(download_folder()) if files else None
+
+
+@friendly
+def write_files(files):
+    """The download button: the view's files, written now (in the view's language: its messages too)."""
+    return _written(files, getattr(files, "lang", "en"))
+
+
+def keep_disk_budget() -> None:
+    """The timed clean-up of the app's downloads and Gradio's cache (app.py's main guard; explorer.downloads)."""
+    download_folder()
+    dl.start_sweeper()
 
 
 def safe_initial(fn, *args):

@@ -14,7 +14,7 @@ from explorer import lab_figures as lf
 from explorer.i18n import figure_labels, lab_labels, localized, t
 from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
-from explorer.views import matrix_table, md, notices_md, write_downloads
+from explorer.views import Downloads, matrix_table, md, notices_md, to_download
 
 
 BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]  # English headers, i18n.localized
@@ -26,7 +26,7 @@ class BeamChoice:
     grid: go.Figure  # cross attention of the chosen hypothesis, every layer x head
     mean: go.Figure  # the last layer's cross attention averaged over heads
     notice: str
-    files: list[str]
+    files: Downloads
     record: TranslationResult
     confidence: str  # HTML: the chosen hypothesis's words shaded by how unsure the model is (explorer.confidence)
 
@@ -58,7 +58,7 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
                           x_title=t("fig.source", lang), y_title=t("view.target_produced", lang),
                           labels=figure_labels(lang))
         tables = {f"cross-mean-hyp{r.chosen + 1}": matrix_table(m, r.target_tokens, r.source_tokens)}
-    files = write_downloads(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
+    files = to_download(f"beam-{r.model}-hyp{r.chosen + 1}", r, tables)
     alpha = t("beam.alpha", lang, model=md(r.model), alpha=r.length_penalty)  # what ranked the table's scores
     return BeamChoice(r.translation, grid, mean, notices_md(r.notices, [alpha], lang=lang), files, r,
                       confidence=shaded_translation(r.target_tokens, r.token_probs, lang))

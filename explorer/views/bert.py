@@ -16,7 +16,7 @@ from explorer import figures as fg
 from explorer import i18n
 from explorer import inference as inf
 from explorer.inference import BertResult, UserError
-from explorer.views import matrix_table, md, notices_md, write_downloads
+from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 
 TOKEN_COLUMNS = ["position", "token", "segment"]  # English headers, i18n.localized
@@ -33,7 +33,7 @@ class BertView:
     nsp_text: str
     grid: go.Figure
     head: go.Figure
-    files: list[str]
+    files: Downloads
     record: BertResult
     n_layers: int
     n_heads: int
@@ -68,7 +68,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
     """All BERT views of one record (no model call)."""
     if r is None:
         p = fg.placeholder(i18n.t("bert.first", lang))
-        return BertView(pd.DataFrame(), "", pd.DataFrame(), p, p, "", p, p, [], None, 1, 1)
+        return BertView(pd.DataFrame(), "", pd.DataFrame(), p, p, "", p, p, NO_DOWNLOADS, None, 1, 1)
     a = r.trace.enc_self
     l, h = pick(a, layer, head)
     tokens = pd.DataFrame(zip(range(len(r.tokens)), r.tokens, [segment_name(s) for s in r.segments]),
@@ -86,7 +86,7 @@ def bert_render(r: BertResult | None, layer=1, head=1, lang: str = "en") -> Bert
     tables = {"tokens": tokens, f"enc_self-L{l + 1}H{h + 1}": matrix_table(a[l, h], r.tokens, r.tokens)}
     if len(masks):
         tables["fill_mask"] = masks
-    files = write_downloads("bert", r, tables, figs, lang)
+    files = to_download("bert", r, tables, figs, lang)
     return BertView(tokens, notices_md(r.notices, lang=lang), masks, figs["topk"], figs["nsp"], nsp_text, figs["grid"],
                     figs["head"], files, r, *a.shape[:2])
 

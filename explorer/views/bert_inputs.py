@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import bert_inputs as bi
 from explorer import figures_inside as fi
 from explorer import i18n
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 MASK_COLUMNS = ["position", "original", "action", "model reads", "probability", "rank", "top-k"]
 
@@ -21,7 +21,7 @@ class BertInputsView:
     summary: str  # the sizes line
     sum_figure: go.Figure
     positions_figure: go.Figure
-    files: list[str]
+    files: Downloads
     record: bi.BertInputs
 
 
@@ -29,7 +29,7 @@ class BertInputsView:
 class MaskingView:
     summary: str
     table: pd.DataFrame
-    files: list[str]
+    files: Downloads
     record: bi.MaskingDemo
 
 
@@ -50,7 +50,7 @@ def bert_inputs_view(text: str, text_b: str = "", positions=64, model: str = "be
                               axis_title=t("bi.position"))
     rows = "; ".join(t("bi.size_row", name=md(s["name"]), layers=s["layers"], d_model=s["d_model"], heads=s["heads"],
                        params=_params(s["parameters"])) for s in r.sizes)
-    files = write_downloads(f"{r.model}-inputs", r, {"learned-cosine": pd.DataFrame(r.learned_cos),
+    files = to_download(f"{r.model}-inputs", r, {"learned-cosine": pd.DataFrame(r.learned_cos),
                                                      "sinusoid-cosine": pd.DataFrame(r.sinusoid_cos)},
                             {"sum": sum_fig, "positions": pos_fig}, lang)
     return BertInputsView(t("bi.sizes", rows=rows), sum_fig, pos_fig, files, r)
@@ -66,5 +66,5 @@ def masking_view(text: str, seed=0, prob=bi.MLM_PROB, top_k=5, model: str = "ber
     lead = [t("bi.mask_summary", inputs=md(" ".join(r.inputs)))]
     if not r.chosen:
         lead.append(t("bi.none_chosen"))
-    files = write_downloads(f"{r.model}-masking-seed{r.seed}", r, {"masking": table}, None, lang)
+    files = to_download(f"{r.model}-masking-seed{r.seed}", r, {"masking": table}, None, lang)
     return MaskingView(notices_md(r.notices, lead, lang), i18n.localized(table, lang), files, r)

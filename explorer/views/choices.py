@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import choices
 from explorer import figures_inside as fi
 from explorer import i18n
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 CHOICE_COLUMNS = ["step", "token", "probability", "rank", "top-k"]
 
@@ -21,7 +21,7 @@ class ChoicesView:
     summary: str
     figure: go.Figure
     table: pd.DataFrame
-    files: list[str]
+    files: Downloads
     record: choices.ChoicesResult
 
 
@@ -45,5 +45,5 @@ def choices_redraw(r: choices.ChoicesResult, lang: str = "en") -> ChoicesView:
                 lp="—" if r.logprob is None else f"{r.logprob:.3f}",
                 ppl="—" if r.perplexity is None or not math.isfinite(r.perplexity) else f"{r.perplexity:.2f}",
                 off=off, n=len(r.steps))
-    files = write_downloads(f"{r.model}-choices", r, {"choices": table}, {"choices": fig}, lang)
+    files = to_download(f"{r.model}-choices", r, {"choices": table}, {"choices": fig}, lang)
     return ChoicesView(notices_md(r.notices, [summary], lang), fig, i18n.localized(table, lang), files, r)

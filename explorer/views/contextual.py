@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import lab
 from explorer import lab_figures as lf
 from explorer.i18n import lab_labels, localized, t
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 
 CONTEXT_COLUMNS = ["#", "sentence", "tokens of the word", "cosine with static"]  # English headers, i18n.localized
@@ -22,7 +22,7 @@ class ContextualView:
     figure: go.Figure
     table: pd.DataFrame  # sentence, the word's tokens, cosine with the static embedding
     text: str  # markdown
-    files: list[str]
+    files: Downloads
     record: lab.ContextualResult
 
 
@@ -46,6 +46,6 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
                   static=float(r.to_static[0]))]
     fig = lf.contextual_figure(r.sentences, r.word, r.similarity, r.to_static, f"{r.model}: {source}",
                                lab_labels(lang))
-    files = write_downloads(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(
+    files = to_download(f"contextual-{r.model}", r, {"cosines": pd.DataFrame(
         r.similarity, index=range(1, len(r.sentences) + 1), columns=range(1, len(r.sentences) + 1))})
     return ContextualView(fig, table, notices_md(r.notices, lead, lang), files, r)

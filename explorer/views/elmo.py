@@ -13,7 +13,7 @@ from explorer import elmo
 from explorer import figures_inside as fi
 from explorer import i18n
 from explorer.inference import UserError
-from explorer.views import notices_md, write_downloads
+from explorer.views import Downloads, notices_md, to_download
 
 LAYER_COLUMNS = ["layer", "weight s_j", "cosine 1·2"]
 
@@ -24,7 +24,7 @@ class ElmoView:
     figure: go.Figure
     vectors: go.Figure  # the word's vector at every layer in sentence 1, and ELMo_k
     table: pd.DataFrame
-    files: list[str]
+    files: Downloads
     record: elmo.ElmoResult
 
 
@@ -58,5 +58,5 @@ def elmo_view(word: str, sentences: str = "", weights: str = "", gamma=1.0, norm
     summary = t("el.summary", mix=mix, lo=float(per_layer[lo]), lo_layer=names[lo], hi=float(per_layer[hi]),
                 hi_layer=names[hi])
     table = pd.DataFrame({"layer": names, "weight s_j": r.s, "cosine 1·2": per_layer})
-    files = write_downloads(f"{r.model}-elmo", r, {"layers": table}, {"elmo": fig, "vectors": vectors}, lang)
+    files = to_download(f"{r.model}-elmo", r, {"layers": table}, {"elmo": fig, "vectors": vectors}, lang)
     return ElmoView(notices_md(r.notices, [summary], lang), fig, vectors, i18n.localized(table, lang), files, r)

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from explorer import figures as fg
 from explorer import i18n
 from explorer.generate import GenerationResult, SideBySide, generate_stream, side_by_side
-from explorer.views import matrix_table, md, notices_md, write_downloads
+from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 
 STEP_COLUMNS = ["step", "token", "probability", "sampled probability", "entropy (nats)", "most likely next tokens"]
@@ -29,7 +29,7 @@ class GptHeads:
     grid: go.Figure  # every head of every layer
     head: go.Figure  # the chosen head, the chosen step's query row outlined
     scores: go.Figure  # masked scores QK^T/sqrt(d_k) beside their softmax
-    files: list[str]
+    files: Downloads
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def gpt_heads(r: GenerationResult | None, layer=1, head=1, step=None, lang: str 
     lang = i18n.lang_code(lang)
     if r is None or r.trace is None:
         p = fg.placeholder(i18n.t("gpt.generate_first", lang))
-        return GptHeads(p, p, p, p, [])
+        return GptHeads(p, p, p, p, NO_DOWNLOADS)
     words = i18n.figure_labels(lang)
     a, s, toks = r.trace.dec_self, r.trace.dec_self_scores, r.tokens
     l, h = pick(a, layer, head)
@@ -97,7 +97,7 @@ def gpt_heads(r: GenerationResult | None, layer=1, head=1, step=None, lang: str 
     tables = {f"dec_self-L{l + 1}H{h + 1}": matrix_table(a[l, h], toks, toks),
               f"dec_self_scores-L{l + 1}H{h + 1}": matrix_table(s[l, h], toks, toks),
               "steps": steps_table(r, lang)}
-    files = write_downloads(r.model, r, tables, figs, lang)
+    files = to_download(r.model, r, tables, figs, lang)
     return GptHeads(figs["step"], figs["grid"], figs["head"], figs["scores"], files)
 
 
@@ -144,7 +144,7 @@ class CompareView:
     gpt: go.Figure  # GPT's chosen head
     summary: str  # markdown: how far back each model looks, on average, in the chosen heads
     notice: str
-    files: list[str]
+    files: Downloads
     record: SideBySide
     bert_size: tuple[int, int]  # (layers, heads)
     gpt_size: tuple[int, int]
@@ -189,6 +189,6 @@ def compare_redraw(r: SideBySide, bert_layer=1, bert_head=1, gpt_layer=1, gpt_he
     figs = {"visibility": visibility_figure(toks, lang), "bert": bert_fig, "gpt": gpt_fig}
     tables = {f"bert-L{bl + 1}H{bh + 1}": matrix_table(b[bl, bh], toks, toks),
               f"gpt-L{gl + 1}H{gh + 1}": matrix_table(g[gl, gh], toks, toks)}
-    files = write_downloads("bert-vs-gpt", r, tables, figs, lang)
+    files = to_download("bert-vs-gpt", r, tables, figs, lang)
     return CompareView(figs["visibility"], bert_fig, gpt_fig, summary, notices_md(r.notices, lang=lang), files, r,
                        b.shape[:2], g.shape[:2])

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import figures_inside as fi
 from explorer import i18n
 from explorer import inside
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
 
@@ -22,7 +22,7 @@ class InsideView:
     stream: go.Figure  # the residual stream, vector by vector, in compute order
     attention: list[AttentionFigures]  # one per attention sublayer (a decoder layer: masked self, then cross)
     ffn: go.Figure  # the feed-forward's hidden layer
-    files: list[str]
+    files: Downloads
     record: inside.InsideResult
 
 
@@ -113,5 +113,5 @@ def inside_redraw(r: inside.InsideResult, lang: str = "en") -> InsideView:
         summary += t("il.qk_norm")
     tables["stream"] = pd.DataFrame(np.stack(vecs), index=pd.Index(names, name="vector"))
     figs.update({"stream": stream, "ffn": ffn_fig})
-    files = write_downloads(f"{r.model}-L{r.layer + 1}-{r.stack}-inside", r, tables, figs, lang)
+    files = to_download(f"{r.model}-L{r.layer + 1}-{r.stack}-inside", r, tables, figs, lang)
     return InsideView(notices_md(r.notices, [summary], lang), stream, parts, ffn_fig, files, r)

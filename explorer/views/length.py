@@ -11,7 +11,7 @@ from explorer import inference as inf
 from explorer import lab
 from explorer import lab_figures as lf
 from explorer.i18n import lab_labels, localized, t
-from explorer.views import md, write_downloads
+from explorer.views import Downloads, md, to_download
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class LengthView:
     figure: go.Figure
     table: pd.DataFrame  # one row per model, one BLEU column per length bucket
     message: str
-    files: list[str]
+    files: Downloads
 
 
 def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
@@ -36,6 +36,6 @@ def length_view(lang: str = "en", assets=inf.ASSETS) -> LengthView:
         wide.columns.name = None
     wide = localized(wide, lang)
     message = lab.length_message(lt.table, lt.lacking, lt.broken, lang)
-    files = write_downloads("bleu-by-length", {"message": message, "rows": long}, {"long": long, "wide": wide})
+    files = to_download("bleu-by-length", {"message": message, "rows": long}, {"long": long, "wide": wide})
     # the figure gets the English families, which key its colours, and shows their translations
     return LengthView(lf.length_figure(lt.table, message, lab_labels(lang), families), wide, md(message), files)

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from explorer import live
 from explorer import live_figures as lvf
 from explorer.i18n import live_labels, t
-from explorer.views import write_downloads
+from explorer.views import Downloads, NO_DOWNLOADS, to_download
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class LiveView:
     alignment: go.Figure
     translation: str
     text: str  # markdown status
-    files: list[str]  # the record's JSON once training ends or is stopped
+    files: Downloads  # the record's JSON once training ends or is stopped
     record: live.LiveProgress
 
 
@@ -45,10 +45,10 @@ def live_redraw(p: live.LiveProgress, attention: str, lang: str = "en", stopped:
     last = f"{p.losses[-1]:.3f}" if p.losses else "–"
     key = "live.done" if p.done else "live.stopped" if stopped else "live.status"
     text = t(key, lang, s=p.elapsed, step=p.step, loss=last)
-    files = live_files(p, attention) if (p.done or stopped) and downloads else []
+    files = live_files(p, attention) if (p.done or stopped) and downloads else NO_DOWNLOADS
     return LiveView(loss, align, p.translation, text, files, p)
 
 
-def live_files(p: live.LiveProgress, attention: str) -> list[str]:
+def live_files(p: live.LiveProgress, attention: str) -> Downloads:
     """The JSON of a live run's record (finished, or stopped: what it learned until then)."""
-    return write_downloads(f"live-{attention}", p, {})
+    return to_download(f"live-{attention}", p, {})

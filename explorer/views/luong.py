@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import figures_inside as fi
 from explorer import i18n
 from explorer import luong
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 TOP_COLUMNS = ["rank", "token", "probability"]
 
@@ -22,7 +22,7 @@ class LuongView:
     steps: go.Figure  # e_t, a_t and the top-k
     vectors: go.Figure  # h_i, the query, c_t, h~_t
     table: pd.DataFrame  # the top-k
-    files: list[str]
+    files: Downloads
     record: luong.LuongResult
     n_steps: int  # the steps there are (for a slider)
 
@@ -57,7 +57,7 @@ def luong_redraw(r: luong.LuongResult, lang: str = "en") -> LuongView:
                 token=md(r.token), p=p, rank=r.rank if r.rank is not None else "—", src=md(r.source_tokens[best]),
                 a=float(r.weights[best]))
     tables = {"top": table, "steps": pd.DataFrame({"source": r.source_tokens, "e_t": r.scores, "a_t": r.weights})}
-    files = write_downloads(f"{r.model}-step{r.step}-six-steps", r, tables, {"steps": steps, "vectors": vectors},
+    files = to_download(f"{r.model}-step{r.step}-six-steps", r, tables, {"steps": steps, "vectors": vectors},
                             lang)
     return LuongView(notices_md(r.notices, [summary], lang), steps, vectors, i18n.localized(table, lang), files, r,
                      len(r.decoder_input_tokens))

@@ -11,7 +11,7 @@ from explorer import figures as fg
 from explorer import lab
 from explorer import lab_figures as lf
 from explorer.i18n import lab_labels, t
-from explorer.views import md, write_downloads
+from explorer.views import Downloads, md, to_download
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class PositionalView:
     table: go.Figure  # PE(pos, i) and PE . PE^T
     sentence: go.Figure  # cosines before/after adding PE, norms (placeholder without a sentence)
     text: str
-    files: list[str]
+    files: Downloads
     record: lab.PositionalResult
 
 
@@ -37,4 +37,4 @@ def positional_view(max_len=64, d_model=128, text: str = "", model: str = "trans
     # the table itself is a formula away (and up to 512 x 2048 numbers): the JSON keeps the sentence part
     record = {"max_len": int(max_len), "d_model": int(d_model), "sentence": s}
     return PositionalView(lf.positional_figure(r.pe, r.similarity, lab_labels(lang)), sent, lead,
-                          write_downloads("positional", record, {}), r)
+                          to_download("positional", record, {}), r)

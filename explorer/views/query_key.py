@@ -13,7 +13,7 @@ from explorer import inference as inf
 from explorer import lab
 from explorer import lab_figures as lf
 from explorer.i18n import lab_labels, localized, t
-from explorer.views import md, notices_md, one_based, whole_number, write_downloads
+from explorer.views import Downloads, md, notices_md, one_based, to_download, whole_number
 
 
 QK_COLUMNS = ["position", "key token", "q·k/√d_k", "softmax", "model attention"]  # English headers, i18n.localized
@@ -30,7 +30,7 @@ class QueryKeyView:
     table: pd.DataFrame  # key token, q.k/sqrt(d_k), softmax, the model's own attention
     text: str  # markdown
     choices: list[tuple[str, int]]
-    files: list[str]
+    files: Downloads
     record: lab.QueryKeyResult
 
 
@@ -54,5 +54,5 @@ def query_key_view(text: str, layer=1, head=1, query_index=0, model: str = "bert
     if r.notices:
         text_md += "\n\n" + notices_md(r.notices, lang=lang)
     choices = [(f"{i}: {tok}", i) for i, tok in enumerate(r.tokens)]
-    files = write_downloads(f"query-key-L{l + 1}H{h + 1}", r, {"terms": table})
+    files = to_download(f"query-key-L{l + 1}H{h + 1}", r, {"terms": table})
     return QueryKeyView(fig, table, text_md, choices, files, r)

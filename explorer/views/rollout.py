@@ -12,7 +12,7 @@ from explorer import figures as fg
 from explorer import lab
 from explorer import lab_figures as lf
 from explorer.i18n import figure_labels, lab_labels, t
-from explorer.views import matrix_table, notices_md, one_based, whole_number, write_downloads
+from explorer.views import Downloads, matrix_table, notices_md, one_based, to_download, whole_number
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class RolloutView:
     grid: go.Figure  # raw self-attention, every layer x head
     entropy: go.Figure  # mean row entropy per layer x head
     layer: RolloutLayer
-    files: list[str]
+    files: Downloads
     record: lab.RolloutResult
     n_layers: int
     notice: str = ""  # markdown: the input's notices (unknown tokens, a cut), in the view's language
@@ -65,6 +65,6 @@ def rollout_render(r: lab.RolloutResult, layer=None, lang: str = "en") -> Rollou
     this = rollout_redraw(r, None if layer is None else min(max(whole_number(layer, "Layer"), 1), L), lang)  # clamped
     mean_entropy = pd.DataFrame(r.entropy.mean(-1), index=pd.Index(range(1, L + 1), name=t("lab.layer", lang)),
                                 columns=[t("view.head_n", lang, h=h + 1) for h in range(H)])
-    files = write_downloads(f"rollout-{model}", r, {"mean-entropy": mean_entropy, "rollout-last": matrix_table(
+    files = to_download(f"rollout-{model}", r, {"mean-entropy": mean_entropy, "rollout-last": matrix_table(
         r.rollout[-1], r.tokens, r.tokens)})
     return RolloutView(grid, ent, this, files, r, L, notices_md(r.notices, lang=lang))

@@ -12,7 +12,7 @@ from explorer import lab
 from explorer import lab_figures as lf
 from explorer.confidence import shaded_rows
 from explorer.i18n import lab_labels, localized, t
-from explorer.views import md, notices_md, write_downloads
+from explorer.views import Downloads, md, notices_md, to_download
 
 
 # English headers (i18n.localized)
@@ -24,7 +24,7 @@ class ScoreFunctionsView:
     figure: go.Figure  # one alignment per model in a row, entropy per target row below
     table: pd.DataFrame  # model, score function, translation, mean entropy, uniform entropy
     notice: str  # markdown
-    files: list[str]
+    files: Downloads
     record: lab.ScoreComparison
     confidence: str  # HTML: each model's translation shaded by how unsure it is (explorer.confidence)
 
@@ -42,6 +42,6 @@ def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
         lead.append(t("sf.summary", lang, model=md(best.name), h=best.mean_entropy, u=best.max_entropy))
     return ScoreFunctionsView(lf.score_functions_figure(c.results, lab_labels(lang)), table,
                               notices_md(c.notices, lead, lang),
-                              write_downloads("score-functions", c, {"mean-entropy": table}), c,
+                              to_download("score-functions", c, {"mean-entropy": table}), c,
                               confidence=shaded_rows([(r.name, r.target_tokens, r.token_probs) for r in c.results],
                                                      lang))

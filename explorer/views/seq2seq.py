@@ -14,7 +14,7 @@ from explorer import i18n
 from explorer import inference as inf
 from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
-from explorer.views import matrix_table, md, notices_md, write_downloads
+from explorer.views import Downloads, matrix_table, md, notices_md, to_download
 
 SCORE_FUNCTIONS = {  # seq2seq-<key> -> label; score(s_t, h_i) as in Luong et al. (2015) and Bahdanau et al. (2015)
     "dot": "dot  sᵀh",
@@ -32,7 +32,7 @@ class Seq2SeqView:
     alignment: go.Figure  # target x source, cross[0, 0]
     step_bars: go.Figure  # one decoding step's attention over the source
     step_text: str  # markdown: which source tokens fed the context vector
-    files: list[str]
+    files: Downloads
     record: TranslationResult
     steps: int  # decoding steps (the step slider's maximum)
     confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.confidence)
@@ -89,7 +89,7 @@ def seq2seq_view(text: str, model: str, step: int = 1, lang: str = "en") -> Seq2
     tables = {} if r.trace.cross is None else {
         "alignment": matrix_table(r.trace.cross[0, 0], r.target_tokens, r.source_tokens)}
     # the downloads hold every step (the whole alignment, unmarked), so they stay true when the step slider moves
-    files = write_downloads(r.model, r, tables, {"alignment": fg.without_row_outline(shown)}, lang)
+    files = to_download(r.model, r, tables, {"alignment": fg.without_row_outline(shown)}, lang)
     return Seq2SeqView(r.translation, seq2seq_notice(r, lang), shown, bars, step_text, files, r,
                        len(r.target_tokens), confidence=shaded_translation(r.target_tokens, r.token_probs, lang))
 

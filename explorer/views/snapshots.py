@@ -11,7 +11,7 @@ from explorer import live_figures as lvf
 from explorer import snapshots as snap
 from explorer.i18n import live_labels, t
 from explorer.inference import UserError
-from explorer.views import one_based, whole_number, write_downloads
+from explorer.views import Downloads, one_based, to_download, whole_number
 
 
 @functools.lru_cache(maxsize=16)
@@ -50,7 +50,7 @@ class SnapshotView:
     heatmap: go.Figure  # the probe's head-mean cross attention at that step
     entropy: go.Figure  # mean row entropy against training step, the current step marked
     text: str  # markdown: step, entropy, uniform entropy
-    files: list[str]
+    files: Downloads
     step: int
     mean_entropy: float  # of the layer shown, at that step
 
@@ -71,4 +71,4 @@ def snapshot_view(model: str, probe=0, snapshot=None, layer=None, lang: str = "e
     text = t("snap.summary", lang, step=s.steps[k], k=k + 1, n=n, h=h, u=p.max_entropy, S=len(p.source_tokens),
              final=s.steps[-1])
     record = {"model": model, "steps": s.steps, "probe": p}
-    return SnapshotView(fig, ent, text, write_downloads(f"snapshots-{model}", record, {}), s.steps[k], h)
+    return SnapshotView(fig, ent, text, to_download(f"snapshots-{model}", record, {}), s.steps[k], h)

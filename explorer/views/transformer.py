@@ -16,7 +16,7 @@ from explorer import i18n
 from explorer import inference as inf
 from explorer.confidence import shaded_translation
 from explorer.inference import TranslationResult
-from explorer.views import matrix_table, notices_md, write_downloads
+from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, notices_md, to_download
 
 
 def pick(arr, layer, head) -> tuple[int, int]:
@@ -42,7 +42,7 @@ class TransformerHeads:
     dec_scores: go.Figure  # masked scores QK^T/sqrt(d_k) next to their softmax
     cross_grid: go.Figure
     cross_head: go.Figure
-    files: list[str]
+    files: Downloads
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
     lang = i18n.lang_code(lang)
     if r is None:
         p = fg.placeholder(i18n.t("view.translate_first", lang))
-        return TransformerHeads(p, p, p, p, p, p, p, [])
+        return TransformerHeads(p, p, p, p, p, p, p, NO_DOWNLOADS)
     figs, tables = {}, {}
     words = i18n.figure_labels(lang)
     for name, (key, rows_attr, cols_attr) in _TRANSFORMER_VIEWS.items():
@@ -109,7 +109,7 @@ def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = 
         figs["dec_scores"] = fg.masked_scores(s[l, h], p[l, h], toks, toks,
                                               i18n.t("tr.scores_title", lang, l=l + 1, h=h + 1), labels=words)
         tables[f"dec_self_scores-L{l + 1}H{h + 1}"] = matrix_table(s[l, h], toks, toks)
-    files = write_downloads(r.model, r, tables, figs, lang)
+    files = to_download(r.model, r, tables, figs, lang)
     return TransformerHeads(figs["enc_self_grid"], figs["enc_self_head"], figs["dec_self_grid"],
                             figs["dec_self_head"], figs["dec_scores"], figs["cross_grid"], figs["cross_head"], files)
 

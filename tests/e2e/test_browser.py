@@ -302,6 +302,37 @@ def test_seq2seq_tab_translates_and_draws_the_alignment(ui, tmp_path):
     ui.assert_clean()
 
 
+def test_downloads_are_written_when_asked_and_a_slider_move_empties_them(ui):
+    """Issue 31: a run writes no file; "Prepare the downloads" lists the result's files, whose JSON is the
+    translation on screen and whose figures page loads the plotly.js listed beside it; a slider move empties the
+    list (its files would be the last head's), and the next press writes the new head's."""
+    panel = ui.tab("Transformer")
+    panel.get_by_role("button", name="Translate").click()
+    out = panel.get_by_role("textbox", name="Translation")
+    expect(out).not_to_have_value("", timeout=FIRST_CALL_MS)
+    ui.wait_for_plots("Encoder self-attention: layer 1, head 1", timeout=FIRST_CALL_MS)
+    links = panel.locator(".ae-downloads a[download]")
+    expect(links).to_have_count(0)
+    panel.get_by_role("button", name="Prepare the downloads").click()
+    expect(links).to_have_count(7, timeout=STEP_MS)  # JSON, 4 CSVs, the figures page and plotly.js
+    names = [a.get_attribute("download") for a in links.all()]
+    href = {n: a.evaluate("a => a.href") for n, a in zip(names, links.all())}
+    record = ui.page.request.get(href["transformer-en-fr.json"]).json()
+    assert record["translation"] == out.input_value() and record["attention"]["cross"], names
+    page = ui.page.request.get(href["transformer-en-fr-figures.html"]).text()
+    (script,) = re.findall(r"<script src='([^']+)'", page)
+    assert script in names and len(page) < 1_000_000
+    assert len(ui.page.request.get(href[script]).body()) > 1_000_000  # plotly.js, once, beside the page
+
+    ui.slide("Head", "End")
+    expect(links).to_have_count(0, timeout=STEP_MS)
+    heads = panel.get_by_label("number input for Head").locator("visible=true").first.input_value()
+    panel.get_by_role("button", name="Prepare the downloads").click()
+    expect(panel.locator(f'.ae-downloads a[download="transformer-en-fr-cross-L1H{heads}.csv"]')).to_have_count(
+        1, timeout=STEP_MS)
+    ui.assert_clean()
+
+
 def test_transformer_tab_draws_every_attention(ui, tmp_path):
     panel = ui.tab("Transformer")
     panel.locator("table").first.get_by_text(ANIMAL, exact=True).click()  # an example row
@@ -547,6 +578,7 @@ def test_positional_encoding_table_and_sentence(ui, tmp_path):
                                            r"mean ‖embedding·√d‖ = \d+\.\d\d, ‖PE‖ = \d+\.\d\d\.$"))
     expect(summary).to_be_visible()
     # a list of one file: Gradio draws no remove button's cell there, so the link's own cell must stay shown
+    panel.get_by_role("button", name="Prepare the downloads").click()  # written when asked (issue 31)
     link = panel.locator(".ae-downloads a[download]")
     expect(link).to_have_count(1)
     expect(link).to_be_visible()
@@ -569,7 +601,8 @@ def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
     assert k == n and step == final and int(n) > 1  # it opens on the last snapshot, drawn with the page
     figs = ui.wait_for_figures(f"step {final}", "uniform (log S)", count=2)
     assert next(f for f in figs if f["lines"])["points"] >= int(n)  # one marker per snapshot
-    # its downloads, before anything is moved: opening the tab wrote them (they were an empty box)
+    # its downloads, before anything is moved: the first view's, written when asked (issue 31)
+    panel.get_by_role("button", name="Prepare the downloads").click()
     expect(panel.locator('[aria-label$=".json"]').first).to_be_visible(timeout=STEP_MS)
 
     ui.slide("Snapshot (training progress)", "Home")
@@ -621,6 +654,7 @@ def test_train_live_for_five_seconds(ui, tmp_path):
     loss = next(f for f in figs if f["lines"])
     assert loss["points"] >= 2 and next(f for f in figs if f["heatmaps"])["title"] == f"after {steps} steps", figs
     expect(panel.get_by_role("textbox", name="Current translation of the probe")).not_to_have_value("")
+    panel.get_by_role("button", name="Prepare the downloads").click()
     expect(panel.locator('[aria-label="live-general.json"]')).to_be_visible()  # the final record to download
 
     ui.screenshot("train-live", done, tmp_path)
@@ -631,12 +665,16 @@ def test_bleu_by_length_reloads(ui, tmp_path):
     ui.tab("Training")
     panel = ui.sub_tab("BLEU by length")
     name = panel.locator('[aria-label="bleu-by-length.json"]')
-    expect(name).to_be_visible(timeout=STEP_MS)  # opening the tab wrote them (they were an empty box)
+    make = panel.get_by_role("button", name="Prepare the downloads")
+    make.click()  # the first view's downloads, written when asked (issue 31)
+    expect(name).to_be_visible(timeout=STEP_MS)
     link = panel.locator("tr", has=ui.page.locator('[aria-label="bleu-by-length.json"]')).locator("a[href]").first
     before = link.get_attribute("href")
     assert before and "bleu-by-length.json" in before, before
     reload = panel.get_by_role("button", name="Reload")
-    reload.click()  # (Gradio serves the same bytes at the same address: the link stays)
+    reload.click()  # a new result: the list of the last one's files is emptied
+    expect(name).to_have_count(0, timeout=STEP_MS)
+    make.click()
     expect(name).to_be_visible(timeout=STEP_MS)
 
     fig = ui.figure("Test BLEU by source length")
@@ -1144,9 +1182,11 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
             assert f["titleFont"] == 15, f
         ui.screenshot("phone", panel.get_by_role("textbox", name="Translation"), tmp_path)
         # the downloads: every name whole (Gradio cut them all to "transformer-… .csv"), each link named by its file
+        panel.get_by_role("button", name="Prepare the downloads").first.click()
         names = ui.page.wait_for_function("""() => {
           const rows = [...document.querySelectorAll('.ae-downloads tr.file')].filter(r => r.offsetWidth);
-          return rows.length >= 5 && rows.map(r => {
+          const named = rows.every(r => r.querySelector('a[download]')?.getAttribute('aria-label'));  // page.js's
+          return rows.length >= 5 && named && rows.map(r => {
             const stem = r.querySelector('.stem'), a = r.querySelector('a[download]');
             return [a.getAttribute('download'), a.getAttribute('aria-label'), stem.scrollWidth <= stem.clientWidth,
                     stem.getBoundingClientRect().right <= innerWidth]; }); }""", timeout=STEP_MS).json_value()

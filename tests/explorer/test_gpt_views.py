@@ -53,7 +53,7 @@ def test_stream_then_figures_from_the_record(reg):
     last = r.steps[-1]
     assert list(v.heads.step.data[0].x) == pytest.approx([alt.probability for alt in last.top])
     assert len(v.steps) == len(r.steps) and v.steps.iloc[-1, 1] == last.token
-    assert all(Path(f).is_file() for f in v.heads.files)
+    assert all(Path(f).is_file() for f in v.heads.files.write())
 
 
 def test_redraw_in_korean_for_another_step(reg):

@@ -19,7 +19,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
-from explorer import figures as fg, i18n, lab  # noqa: E402
+from explorer import downloads as dl, figures as fg, i18n, lab  # noqa: E402
 from explorer import views as vw  # noqa: E402
 from explorer.views import api as api_views, bert as bert_views, models as models_views  # noqa: E402
 from explorer.views import seq2seq as s2s_views, transformer as tr_views  # noqa: E402
@@ -122,7 +122,7 @@ def test_seq2seq_view_shows_the_records_alignment():
     np.testing.assert_array_equal(np.asarray(bars.data[0].y), r.trace.cross[0, 0, -1])
     assert f"Step {v.steps}/{v.steps}" in text
     # the downloads hold every step, none marked, so the slider cannot leave them behind
-    page = next(Path(f) for f in v.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
+    page = next(Path(f) for f in v.files.write() if f.endswith("-figures.html")).read_text(encoding="utf-8")
     assert page.count('class="plotly-graph-div"') == 1 and '"type":"rect"' not in page.replace(" ", "")
     assert {s.name for s in v.alignment.layout.shapes} == {fg.ROW_OUTLINE}  # on screen, step 2 is outlined
 
@@ -195,7 +195,7 @@ def test_transformer_redraw_clamps_layer_and_head():
     np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[L - 1, 0])
     assert f"layer {L}, head 1" in h.enc_head.layout.title.text
     placeholder = tr_views.transformer_heads(None, 1, 1)
-    assert heatmaps(placeholder.enc_grid) == [] and placeholder.files == []
+    assert heatmaps(placeholder.enc_grid) == [] and not placeholder.files
 
 
 @needs
@@ -210,7 +210,7 @@ def test_a_view_the_model_lacks_is_named_not_drawn():
         assert heatmaps(fig) == [] and "This model has no Encoder-Decoder Attention (decoder → encoder)." in str(fig.layout)
     assert heatmaps(h.dec_scores) == [] and "no decoder masked self-attention" in str(h.dec_scores.layout)
     np.testing.assert_array_equal(z(h.enc_head), r.trace.enc_self[0, 0])  # what it has is still drawn
-    names = [Path(f).name for f in h.files]
+    names = list(h.files.names)
     assert not any("cross" in n or "scores" in n for n in names) and any("enc_self" in n for n in names)
     ko = tr_views.transformer_heads(bare, 1, 1, "한국어")
     assert "이 모델에는 인코더-디코더 어텐션 (디코더 → 인코더)이 없습니다." in str(ko.cross_grid.layout)
@@ -219,7 +219,7 @@ def test_a_view_the_model_lacks_is_named_not_drawn():
 @needs
 def test_downloads_hold_the_same_numbers():
     v = tr_views.transformer_view(EN, "transformer-en-fr", 1, 1, 2)
-    files = {Path(f).name: Path(f) for f in v.heads.files}
+    files = {Path(f).name: Path(f) for f in v.heads.files.write()}
     assert json.loads(files["transformer-en-fr.json"].read_text(encoding="utf-8")) == \
         json.loads(json.dumps(v.record.to_json()))
     cross = pd.read_csv(files["transformer-en-fr-cross-L1H2.csv"], index_col=0)
@@ -230,17 +230,19 @@ def test_downloads_hold_the_same_numbers():
     raw = files["transformer-en-fr-cross-L1H2.csv"].read_bytes()  # a BOM, so Excel reads the tokens as UTF-8
     assert raw.startswith(b"\xef\xbb\xbf" + "query \\ key,".encode())
     b = bert_views.bert_model_view("fill", "bert", "I am a [MASK] .", "", 5, 1, 1)
-    (fill,) = [f for f in b.files if f.endswith("-fill_mask.csv")]
+    (fill,) = [f for f in b.files.write() if f.endswith("-fill_mask.csv")]
     with open(fill, encoding="utf-8-sig", newline="") as f:  # a plain table: no pandas 0, 1, 2 … column
         rows = list(csv.reader(f))
     assert rows[0][0] == b.masks.columns[0] != "" and len(rows) == 6 and rows[1][:2] == [str(v) for v in
                                                                                         b.masks.iloc[0, :2]]
     page = files["transformer-en-fr-figures.html"].read_text(encoding="utf-8")
-    assert not re.search(r"<script[^>]*\bsrc=", page) and len(page) > 1_000_000  # plotly.js inlined: offline
+    # plotly.js beside the page (one copy for every page, in the same list: saved together, they work offline)
+    assert re.findall(r"<script src='([^']+)'", page) == [dl.plotly_js_name()] and len(page) < 1_000_000
+    assert files[dl.plotly_js_name()].stat().st_size > 1_000_000
     assert page.count('class="plotly-graph-div"') == 7
     assert page.startswith("<!DOCTYPE html><html lang='en'>")
     ko = tr_views.transformer_heads(v.record, 1, 2, "ko")  # the page's language is the figures' (screen readers, fonts)
-    page = next(Path(f) for f in ko.files if f.endswith("-figures.html")).read_text(encoding="utf-8")
+    page = next(Path(f) for f in ko.files.write() if f.endswith("-figures.html")).read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html><html lang='ko'>") and "디코더" in page
 
 
@@ -445,11 +447,10 @@ def test_a_slider_shows_a_reset_button_only_where_a_reset_redraws():
 
 
 def test_every_download_box_is_read_only():
-    """A gr.File that is also an event's input (the Training tab writes its first downloads when it opens) is drawn
-    as an upload box unless told otherwise: its ✕ emptied the list and left "Drop File Here" on the page."""
+    """A gr.File list is drawn as an upload box unless told otherwise: its ✕ emptied the list and left "Drop File
+    Here" on the page."""
     files = [b for b in app.demo.blocks.values() if isinstance(b, gr.File)]
-    inputs = {b._id for f in app.demo.fns.values() for b in f.inputs}
-    assert len(files) >= 8 and any(f._id in inputs for f in files)
+    assert len(files) >= 8
     assert all(f.interactive is False for f in files), [f.label for f in files if f.interactive is not False]
 
 

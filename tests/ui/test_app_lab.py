@@ -56,6 +56,7 @@ def heatmaps(fig):
 
 
 def read_json(files):
+    files = files.write() if hasattr(files, "write") else files  # a view's Downloads: written as the button does
     return json.loads(Path(next(f for f in files if f.endswith(".json"))).read_text(encoding="utf-8"))
 
 
@@ -328,7 +329,7 @@ def test_contextual_view_defaults_and_numbers():
     assert read_json(b.files)["sentences"] == rb.sentences
     # two sentences: their one cosine, not a range "from x to x"
     assert f"the two contexts {rb.similarity[0, 1]:.3f}." in b.text and " to " not in b.text
-    cosines = pd.read_csv(next(f for f in b.files if f.endswith("-cosines.csv")), index_col=0)
+    cosines = pd.read_csv(next(f for f in b.files.write() if f.endswith("-cosines.csv")), index_col=0)
     assert list(cosines.index) == [1, 2]  # the download keeps its sentence numbers as row labels
     with pytest.raises(gr.Error) as e:
         TABS["contextual"].show("<b>zzz</b>", "no such word here", "bert", "en")
@@ -457,7 +458,7 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     from dataclasses import replace
     out = LV.stop(after[LV.last], "English")
     assert (out[LV.status], out[LV.stopped]) == (i18n.t("live.stopped", "en"), True)
-    (path,) = out[LV.files]  # what it learned until Stop, as JSON: the very record on screen
+    (path,) = out[LV.files].write()  # what it learned until Stop, as JSON: the very record on screen
     kept = json.loads(Path(path).read_text(encoding="utf-8"))
     assert kept["step"] == after[LV.last][0].step and kept["losses"] == pytest.approx(after[LV.last][0].losses)
     assert not kept["done"] and Path(path).name == "live-additive.json"
@@ -923,7 +924,7 @@ def test_rollout_mean_entropy_csv_follows_the_language_with_the_same_numbers():
     like the other tables; the numbers are those of the English file."""
     def table(lang):
         v = v_rollout.rollout_view(LONG, "bert", None, lang)
-        (path,) = [p for p in v.files if p.endswith("-mean-entropy.csv")]
+        (path,) = [p for p in v.files.write() if p.endswith("-mean-entropy.csv")]
         return pd.read_csv(path, index_col=0)
     en, ko = table("en"), table("ko")
     assert en.index.name == "layer" and list(en.columns)[:2] == ["head 1", "head 2"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from explorer.cache import shared
 from explorer.views import snapshots as views
 from ui.components import DROPDOWN_MIN_PX, Slider, downloads, friendly, safe_initial
 
@@ -16,7 +17,8 @@ class Tab:
         L(gr.Markdown, "snap.intro")
         names = views.snapshot_models()
         meta = safe_initial(views.snapshot_meta, names[0]) if names else None
-        first = safe_initial(views.snapshot_view, names[0]) if meta else None
+        with shared():  # drawn with the page for every visitor: its downloads are kept for all of them
+            first = safe_initial(views.snapshot_view, names[0]) if meta else None
         with gr.Row():
             self.model = L(gr.Dropdown, "snap.model", names, value=names[0] if names else None,
                            min_width=DROPDOWN_MIN_PX)
@@ -32,32 +34,21 @@ class Tab:
         with gr.Row():
             self.heatmap = L(gr.Plot, "snap.heatmap", value=first.heatmap if first else None)
             self.entropy = L(gr.Plot, "snap.entropy", value=first.entropy if first else None)
-        self.files = downloads(L, "common.download_record")
+        self.files = downloads(L, "common.download_record", value=first.files if first else None)
         shown = [self.heatmap, self.entropy, self.text, self.files]
         inputs = [self.model, self.probe, self.k, self.layer, page.lang]
         self.model.input(self.pick_model, [self.model, page.lang], [self.probe, self.k, self.layer] + shown,
                          api_visibility="private")
         for c in (self.probe, self.k, self.layer):
             c.input(self.show, inputs, shown, trigger_mode="always_last", show_progress="hidden",
-                    api_visibility="private")
+                    api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
         if names:
-            # The first view is drawn with the page, without its downloads (a file written then would be deleted
-            # an hour later, under a page that still links to it): opening the tab writes this session's files.
-            for tab in (page.group, page.tab):
-                if tab is not None:
-                    tab.select(self.first_files, [self.files, *inputs], shown, show_progress="hidden",
-                               api_visibility="private")
-            page.on_language(self.show, inputs, shown)
+            page.on_language(self.show, inputs, shown, concurrency_id="models")
 
     @friendly
     def show(self, model, probe, k, layer, lang):
         v = views.snapshot_view(model, probe, k, layer, lang)
         return {self.heatmap: v.heatmap, self.entropy: v.entropy, self.text: v.text, self.files: v.files}
-
-    @friendly
-    def first_files(self, files, model, probe, k, layer, lang):
-        """This session's downloads of the first view, once (files already there: nothing changes)."""
-        return gr.skip() if files else self.show(model, probe, k, layer, lang)
 
     @friendly
     def pick_model(self, model, lang):
