@@ -43,7 +43,7 @@ class Tab:
             trigger(self.run, [self.text, self.model, self.beam, page.lang], every, concurrency_id="models",
                     api_visibility="private", validator=first_is_a_sentence)
         self.choice.input(self.choose, [self.search, self.choice, page.lang], chosen, trigger_mode="always_last",
-                          api_visibility="private")
+                          api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.search, self.choice, page.lang], every, concurrency_id="models")
         page.first_screen(self.run, [self.text, self.model, self.beam, page.lang], every)
 

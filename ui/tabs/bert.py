@@ -81,8 +81,8 @@ class Tab:
                                          inf.masked_texts(a, args[3])))
         for s in (self.layer, self.head_slider):
             s.input(self.show_heads, [self.record, *lh], drawn, trigger_mode="always_last", show_progress="hidden",
-                    api_visibility="private")
-        page.on_language(self.relabel, [self.record, *lh], drawn)
+                    api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
+        page.on_language(self.relabel, [self.record, *lh], drawn, concurrency_id="models")
         if not self.custom:  # a server that offers other BERTs: a run on one showed the first screen's numbers
             page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs)  # (browser BYO test)
 

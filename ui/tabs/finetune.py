@@ -57,9 +57,10 @@ class Tab:
                         show_progress="hidden", api_visibility="private")
         for slider in (self.layer, self.head):
             slider.input(self.redraw_heads, [self.record, self.layer, self.head, page.lang], drawn,
-                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+                         trigger_mode="always_last", show_progress="hidden", api_visibility="private",
+                         concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.record, self.task, self.layer, self.head, page.lang],
-                         drawn + [self.task])
+                         drawn + [self.task], concurrency_id="models")
         page.first_screen(self.run_finetune, [self.task, self.text, self.text_b, self.layer, self.head, page.lang],
                           drawn + [self.record])
 

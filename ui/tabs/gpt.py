@@ -68,9 +68,10 @@ class Tab:
         self.stop_btn.click(self.stop, None, None, cancels=[run], queue=False, api_visibility="private")
         for s in (self.step, self.layer, self.head):
             s.input(self.show_heads, [self.record, self.layer, self.head, self.step, page.lang], heads,
-                    trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+                    trigger_mode="always_last", show_progress="hidden", api_visibility="private",
+                    concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.record, self.layer, self.head, self.step, page.lang],
-                         [self.notice, self.steps, *heads])
+                         [self.notice, self.steps, *heads], concurrency_id="models")
         page.first_screen(self.continue_prompt, inputs,  # the stream's last update: every figure and the record
                           [self.text, self.notice, self.steps, *heads, self.record, self.step, self.layer, self.head])
 
@@ -97,8 +98,8 @@ class Tab:
               validator=first_is_a_sentence)
         for s in knobs:
             s.input(self.show_pair, [self.pair, *knobs, page.lang], compare_out, trigger_mode="always_last",
-                    show_progress="hidden", api_visibility="private")
-        page.on_language(self.show_pair, [self.pair, *knobs, page.lang], compare_out)
+                    show_progress="hidden", api_visibility="private", concurrency_id="models")
+        page.on_language(self.show_pair, [self.pair, *knobs, page.lang], compare_out, concurrency_id="models")
         page.first_screen(self.compare, [self.compare_text, *knobs, page.lang], [*compare_out, self.pair, *knobs])
 
     @friendly

@@ -52,8 +52,9 @@ class Tab:
             trigger(self.run_model, [self.text, self.model, page.lang], outs, concurrency_id="models",
                     api_visibility="private", validator=first_is_a_sentence)
         self.layer.input(self.show_layer, [self.record, self.layer, page.lang], [self.rollout, self.row_entropy],
-                         trigger_mode="always_last", show_progress="hidden", api_visibility="private")
-        page.on_language(self.relabel, [self.record, self.layer, page.lang], drawn)
+                         trigger_mode="always_last", show_progress="hidden", api_visibility="private",
+                         concurrency_id="models")  # figures redrawn: the shared queue
+        page.on_language(self.relabel, [self.record, self.layer, page.lang], drawn, concurrency_id="models")
         page.first_screen(self.run, [self.text, self.model, self.layer, page.lang], outs)
 
     def _drawn(self, v: views.RolloutView) -> dict:

@@ -40,11 +40,13 @@ class Tab:
                     [self.translation, self.confidence, self.notice, *drawn, self.files, self.record, self.step],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         self.step.input(self.show_step, [self.record, self.step, page.lang], drawn,
-                        trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+                        trigger_mode="always_last", show_progress="hidden", api_visibility="private",
+                        concurrency_id="models")  # every redraw of a record's figures: the shared queue
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
         page.on_language(friendly(lambda choice: gr.Radio(choices=views.seq2seq_choices(reg, i18n.lang_code(choice)))),
                          page.lang, self.model)
-        page.on_language(self.relabel, [self.record, self.step, page.lang], [self.confidence, self.notice, *drawn])
+        page.on_language(self.relabel, [self.record, self.step, page.lang], [self.confidence, self.notice, *drawn],
+                         concurrency_id="models")
         page.first_screen(self.run, [self.text, self.model, page.lang],
                           [self.translation, self.confidence, self.notice, *drawn, self.files, self.record,
                            self.step])

@@ -58,9 +58,10 @@ class Tab:
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         for s in (self.layer, self.head):
             s.input(self.show_heads, [self.record, self.layer, self.head, page.lang], heads,
-                    trigger_mode="always_last", show_progress="hidden", api_visibility="private")
+                    trigger_mode="always_last", show_progress="hidden", api_visibility="private",
+                    concurrency_id="models")  # every redraw of a record's figures: the shared queue
         page.on_language(self.relabel, [self.record, self.layer, self.head, page.lang],
-                         [self.confidence, self.notice, self.hypotheses, *heads])
+                         [self.confidence, self.notice, self.hypotheses, *heads], concurrency_id="models")
         page.first_screen(self.run, [self.text, self.model, self.beam, self.layer, self.head, page.lang],
                           [self.translation, self.confidence, self.notice, self.hypotheses, *heads, self.record,
                            self.layer, self.head])
