@@ -18,12 +18,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(port: int | None = None, env: dict | None = None, on_spawn=None) -> tuple[subprocess.Popen, str, float]:
-    """(process, url, seconds until the first HTTP 200). The app loads every model before it listens."""
+def start_app(port: int | None = None, env: dict | None = None, on_spawn=None,
+              cwd: Path | None = None) -> tuple[subprocess.Popen, str, float]:
+    """(process, url, seconds until the first HTTP 200). The app loads every model before it listens. `cwd`: another
+    checkout's app.py (default: this one)."""
     port = port or free_port()
     e = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=e, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=cwd or ROOT, env=e, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     if on_spawn:
         on_spawn(proc.pid)
