@@ -37,6 +37,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from explorer.inference import ASSETS, UserError, clean_text
 from models.attention import SCORE_FUNCTIONS
+from models.checkpoint import NoRandomInit
 from models.data import pad
 from models.decoding import greedy
 from models.seq2seq import Seq2Seq, Seq2SeqConfig
@@ -281,11 +282,14 @@ class _Run:
         V = tok.get_vocab_size()
         config = Seq2SeqConfig(src_vocab_size=V, tgt_vocab_size=V, d_emb=d_emb, d_hidden=d_hidden,
                                attention=attention, bidirectional=True, dropout=0.0, pad_id=sp["pad"])
-        with torch.device("meta"):  # build without drawing from the global RNG, then initialise privately
-            model = Seq2Seq(config)
-        self.model = model.to_empty(device="cpu")
+        # built without drawing from the global RNG, then initialised privately (not on the meta device: there
+        # nn.init and to_empty import torch._dynamo, ~1 s and ~40 MiB, as the first optimizer does)
+        with NoRandomInit():
+            self.model = Seq2Seq(config)
         _init_weights(self.model, torch.Generator().manual_seed(seed))
-        self.opt = torch.optim.Adam(self.model.parameters(), lr=lr)
+        # made at the first step: a process's first optimizer imports torch._dynamo (~1 s, ~40 MiB), which the
+        # untrained first record (the tab's first screen) does not need
+        self.opt, self.lr = None, lr
         self.rng, self.batch_size = random.Random(seed), batch_size
         self.src = torch.tensor([tok.encode(probe).ids + [sp["eos"]]])  # (1, S)
         self.ref_ids = tok.encode(reference).ids if reference is not None else None
@@ -294,6 +298,8 @@ class _Run:
     def train_until(self, deadline: float) -> None:
         """Optimizer steps until time.monotonic() passes deadline; logs their mean loss."""
         sp, interval = self.sp, []
+        if self.opt is None:
+            self.opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
         self.model.train()
         while time.monotonic() < deadline:
             rows = [self.encoded[self.rng.randrange(len(self.encoded))] for _ in range(self.batch_size)]
@@ -335,7 +341,7 @@ def _train(seconds, attention, probe, reference, seed, every, d_emb, d_hidden, b
            pairs) -> Iterator[LiveProgress]:
     with _one_thread():
         run = _Run(attention, probe, reference, seed, d_emb, d_hidden, batch_size, lr, pairs)
-        t0 = time.monotonic()  # the clock counts training, not building (a process's first optimizer imports ~1 s)
+        t0 = time.monotonic()  # the clock counts training, not building the model
         record = run.progress(time.monotonic() - t0, done=False)  # untrained: attention near uniform
     yield record
     done = False
