@@ -11,8 +11,9 @@ as they were (docs/performance.md: warming adds about 100 MB, mostly what any fi
 What is kept is shared by every visitor, so it is made immutable: figures as the JSON Gradio sends
 (`PlotData`: a string), numpy arrays of the records read-only (a view that wrote into one would raise
 instead of changing every visitor's first screen; tests/ui/test_first_screen.py checks the cache against a
-fresh run after the tabs' redraws). Downloads are left out: their files are deleted after an hour
-(explorer.views.write_downloads), so a cached path would go stale; a run writes them.
+fresh run after the tabs' redraws). A screen's downloads are kept as what they are made from (a view's
+`files`, explorer/downloads.py): the download button writes them when a visitor presses it, never a path that
+the disk budget's clean-up would have deleted.
 
 Events (app.py calls `wire`): the tab the page opens on is filled on page load, in the switch's language,
 unless the link asks for another (?lang=ko): then after the switch has moved and written the empty tables'

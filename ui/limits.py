@@ -51,7 +51,7 @@ class Limits:
     queue_max_size: int = 64  # events waiting in all queues; past it Gradio answers "busy" (503)
     concurrency: int = 2  # default_concurrency_limit: 2 vCPUs, one torch thread per request
     heavy: tuple[str, ...] = ("models", "live-training", "hub-load")  # concurrency groups that run a model
-    # A language switch sends every view's redraw at once (26 events, 11 of them heavy, in the app of 28 Nov):
+    # A language switch sends every view's redraw at once (25 events, 19 of them heavy, in the app of 28 Nov):
     # the caps and the burst leave room for that (tests/ui/test_page_limits.py counts them in the app).
     per_session: int = 32  # heavy events waiting or running for one session (at most `per_function` per function)
     per_function: int = 2  # one running and the page's next (two inputs of one view moved at once: query-key)

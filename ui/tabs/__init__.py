@@ -75,7 +75,12 @@ First screen: no tab opens blank. `page.first_screen(fn, inputs, outputs)` names
 tab's default example (its button's, with the same outputs, its States included) and the inputs it runs on;
 their values as built are the example. It is computed once per language for all visitors, in a background
 thread after launch, and sent when the tab is opened (ui/first_screen.py; tests/ui/test_first_screen.py
-checks every tab of app.TABS). A generator handler's last update is the screen. Downloads are not cached.
+checks every tab of app.TABS). A generator handler's last update is the screen.
+
+Downloads: `downloads(L)` is a gr.State for the view's `files` (explorer.downloads.Downloads: nothing written
+yet), shown as a "Prepare the downloads" button and the list of files it writes; a handler returns
+`{self.files: v.files}` like any output, and a new result empties the list (issue 31: a run or a slider move
+writes no file).
 """
 from __future__ import annotations
 
