@@ -4,21 +4,20 @@ A view says what its downloads are without writing anything: `to_download(stem, 
 gives a `Downloads`, a small handle (a key, the file names) that a page keeps in a gr.State; what the files are
 made from (the record, its tables and figures) waits in a byte-budgeted cache (`pending()`, like the records'
 in explorer/cache.py). The page's download button calls `Downloads.write()`: a slider move or a run writes
-nothing (one BERT head-slider move used to rewrite 52.6 MB: the record JSON, the CSVs and an HTML page with
-plotly.js inlined).
+nothing (issue 31).
 
 What is written:
-* `<stem>.json`, the record; past `HEADS_MAX_TOKENS` tokens (the API's rule, explorer.views.api) each attention
+* `<stem>.json`, the record; past `heads_max_tokens()` tokens (the API's rule, explorer.views.api) each attention
   array keeps its mean over heads in place of every head (models.trace.Trace.to_json(heads=False): [L, 1, q, k]),
   and the JSON says so under "download_note";
 * one CSV per table;
 * `<stem>-figures.html`, every figure of the view, which loads plotly.js from `plotly-<version>.min.js` beside it
   (one copy in the folder, written once, listed with the files: saved together they work offline) and from
-  plotly's CDN when that file is not there (the 4.7 MB library is no longer inlined in every page).
+  plotly's CDN when that file is not there (not the 4.7 MB library inlined in every page).
 
 Disk: `DiskBudget` keeps the app's folder and Gradio's cache (GRADIO_TEMP_DIR) under `BUDGET_MB` together: files
 older than `MAX_AGE_S` go first, then the oldest until the folders fit; it runs after every write and every
-`SWEEP_EVERY_S` in a thread (`start_sweeper`), beside Gradio's own `delete_cache`. Gradio-free.
+`SWEEP_EVERY_S` in a thread (`Sweeper`, `start_sweeper`), beside Gradio's own `delete_cache`. Gradio-free.
 """
 from __future__ import annotations
 
