@@ -359,14 +359,19 @@ class DiskBudget:
             return {"deleted": deleted, "bytes": freed, "left": total}
 
     def _remove_empty_folders(self) -> None:
+        """The empty folders of single writes (mkdtemp's tmpXXXXXXXX, Gradio's cache's sha256 ones), a minute old
+        (not one a write is filling right now); any other folder, Gradio's own included, stays."""
         for folder in self.folders:
             for root, dirs, names in os.walk(folder, topdown=False):
-                if Path(root) != folder and not dirs and not names and \
-                        self.clock() - os.stat(root).st_mtime > 60:  # not one a write is filling right now
+                if not dirs and not names and _DISPOSABLE.match(os.path.basename(root)) and \
+                        self.clock() - os.stat(root).st_mtime > 60:
                     try:
                         os.rmdir(root)
                     except OSError:
                         pass
+
+
+_DISPOSABLE = re.compile(r"^(tmp[a-z0-9_]{8}|[0-9a-f]{64})$")
 
 
 _BUDGET: DiskBudget | None = None

@@ -132,6 +132,12 @@ def test_the_clean_up_deletes_files_past_their_age_then_the_oldest_past_the_budg
     assert budget.stats["deleted"] == 3
     nested = dl.DiskBudget([b, b / "h5"], max_bytes=10**6, max_age=1800)
     assert nested.usage() == 400  # a folder inside another is counted once
+    mine, gradios = b / "tmpab_c1234", b / "vibe_edit_history"  # a write's emptied folder; one of Gradio's own
+    for d in (mine, gradios):
+        d.mkdir()
+        os.utime(d, (time.time() - 120, time.time() - 120))
+    budget.sweep()
+    assert not mine.exists() and gradios.is_dir() and (a / "x").is_dir()  # only a write's own folder goes
 
 
 def test_a_set_of_files_over_the_whole_budget_is_refused_and_removed(folders):
