@@ -27,9 +27,11 @@ import inspect
 import logging
 import os
 import re
+import secrets
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -254,7 +256,7 @@ class Downloads:
         root = Path(folder) if folder is not None else default_folder()
         root.mkdir(parents=True, exist_ok=True)
         out = Path(tempfile.mkdtemp(dir=root))
-        paths = [out / self.names[0]]
+        paths = [out / f"{p.stem}.json"]  # the payload's names: the latest of its record and view
         paths[0].write_bytes(record_json(p.record))
         for name, table in p.tables.items():
             paths.append(out / f"{p.stem}-{_safe(name)}.csv")
@@ -287,7 +289,32 @@ def to_download(stem: str, record, tables: dict, figs: dict | None = None, lang:
     stem = _safe(stem)
     payload = Payload(stem, record, dict(tables), dict(figs or {}), lang)
     names = (f"{stem}.json", *(f"{stem}-{_safe(n)}.csv" for n in tables), *((f"{stem}-figures.html",) if figs else ()))
-    return Downloads(names, payload if sharing() else pending().put(payload, size=payload.nbytes()), lang)
+    if sharing():
+        return Downloads(names, payload, lang)
+    return Downloads(names, pending().put(payload, key=_key_of(record, stem), size=payload.nbytes()), lang)
+
+
+_BY_RECORD: dict = {}  # (id(record), stem) -> (weakref to the record, its key in pending())
+
+
+def _key_of(record, stem: str) -> str | None:
+    """One key per record and view: a slider move's downloads replace the last move's in `pending()` (one entry,
+    its record counted once) instead of filling it. The key is dropped with the record (a weak reference, so
+    that another record at the same address never gets it); None (a new key) for a record that has no weak
+    reference (a dict)."""
+    try:
+        ref = weakref.ref(record)
+    except TypeError:
+        return None
+    at = (id(record), stem)
+    with _LOCK:
+        known = _BY_RECORD.get(at)
+        if known is not None and known[0]() is record:
+            return known[1]
+        key = secrets.token_urlsafe(32)
+        _BY_RECORD[at] = (ref, key)
+    weakref.finalize(record, _BY_RECORD.pop, at, None)
+    return key
 
 
 _PENDING: RecordCache | None = None

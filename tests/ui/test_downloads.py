@@ -66,6 +66,22 @@ def test_runs_and_slider_moves_write_nothing_and_the_button_writes_the_record_on
 
 
 @needs
+def test_slider_moves_on_one_record_keep_one_set_of_downloads_waiting(folders):
+    """Each move replaces the last move's downloads in the waiting cache (one entry, its record counted once), so
+    one visitor's slider cannot push out another's; another run (another record) is another entry."""
+    tab = app.demo.tabs["transformer"]
+    out = tab.run("I am a student.", "transformer-en-fr", 1, 1, 1, "en")
+    waiting = len(dl.pending())
+    for head in (2, 3, 4, 5):
+        moved = tab.show_heads(out[tab.record], 1, head, "en")[tab.files]
+    assert len(dl.pending()) == waiting
+    assert moved.source == out[tab.files].source
+    assert any(p.endswith("-cross-L1H5.csv") for p in moved.write())  # the last move's head
+    tab.run("The cat sat on the mat.", "transformer-en-fr", 1, 1, 1, "en")
+    assert len(dl.pending()) == waiting + 1
+
+
+@needs
 def test_the_button_does_nothing_before_a_result_and_says_when_the_files_are_gone(folders):
     assert uc.write_files(None) is None and uc.write_files(dl.NO_DOWNLOADS) is None
     v = app.demo.tabs["transformer"].run("I am a student.", "transformer-en-fr", 1, 1, 1, "ko")
