@@ -1,8 +1,12 @@
-"""Seconds from `python app.py` to the first HTTP 200 with every model loaded, and peak RSS.
+"""Seconds from `python app.py` to the first HTTP 200, and peak RSS until `--settle` seconds later.
 
     python bench/startup.py [--runs 3]
 
-Targets (issue 5): <= 10 s and <= 700 MB on a 2-vCPU machine. Prints figures; asserts nothing.
+By then every checkpoint under assets/ has been opened and checked (config, tokenizer, metrics, the weight
+files' headers); a model's weights are read at its first use (explorer.inference.registry). What the first
+visit then costs (its tab's model and first screen, every other tab's, the memory once all are drawn):
+bench/first_screens.py. Targets (issues 5, 33): <= 10 s and <= 700 MB on a 2-vCPU machine. Prints
+figures; asserts nothing.
 """
 from __future__ import annotations
 
