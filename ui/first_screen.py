@@ -5,8 +5,9 @@ the handler its button runs, on the inputs' values as the page was built (the de
 visitor's language. `FirstScreens` computes each of them once per language, in one background thread, and
 keeps the outputs, so a visit costs a dictionary lookup, not a model run, and many visitors do not multiply the
 work. The first visit starts it: the tab it opens first, then every other tab in English and in Korean
-(`warm`), so that the next tabs opened are lookups. Not at launch: start-up and the memory of a server nobody has visited stay
-as they were (docs/performance.md: warming adds about 100 MB, mostly what any first use of the views costs).
+(`warm`), so that the next tabs opened are lookups. Not at launch: a server nobody has visited has read no model weights
+(explorer.inference.registry); warming reads the ones the first screens use and adds about 300 MB, 236 MiB of it
+those weights (docs/performance.md, start-up).
 
 What is kept is shared by every visitor, so it is made immutable: figures as the JSON Gradio sends
 (`PlotData`: a string), numpy arrays of the records read-only (a view that wrote into one would raise
