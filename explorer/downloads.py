@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import html
 import inspect
 import logging
 import os
@@ -37,7 +38,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+from explorer import figures as fg
 from explorer.cache import DEFAULT_TTL, RecordCache, sharing
+from explorer.i18n import lang_code
 
 log = logging.getLogger("attention_explorer")
 
@@ -63,8 +66,11 @@ def default_folder() -> Path:
 # ----------------------------------------------------------------------------- what the JSON holds
 
 
+API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for inputs up to this many tokens
+# (explorer/views/api.py); the downloads follow the same rule
+
+
 def heads_max_tokens() -> int:
-    from explorer.views.api import API_TRACE_MAX_TOKENS  # the API's rule (explorer.views imports this module)
     return API_TRACE_MAX_TOKENS
 
 
@@ -249,8 +255,6 @@ class Downloads:
         if not self.names:
             return []
         import pandas as pd
-
-        from explorer.views import figures_html
 
         p = self.payload()
         root = Path(folder) if folder is not None else default_folder()
@@ -457,3 +461,33 @@ def start_sweeper(every: float = SWEEP_EVERY_S) -> Sweeper:
             _SWEEPER = Sweeper(every)
             _SWEEPER.start()
         return _SWEEPER
+
+
+# ----------------------------------------------------------------------------- the figures page
+
+
+@functools.lru_cache(maxsize=1)
+def _plotly_js() -> str:
+    """plotly.js as an inline <script>, read once per process (it is 4.7 MB)."""
+    from plotly.offline import get_plotlyjs
+    return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
+
+
+# plotly runs this after drawing the plot {plot_id}, and keeps it running after every redraw (a resized window)
+_AFTER_DRAW_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + fg.COLORBAR_BESIDE_JS
+                      + ", values = " + fg.VALUE_TABLES_JS + ";\n"
+                      "gd.on('plotly_afterplot', function () { beside(gd); values(gd); }); beside(gd); values(gd);")
+
+
+def figures_html(title: str, figs: dict[str, go.Figure], lang: str = "en", plotly: str | None = None) -> str:
+    """Every figure of a tab in one page, in `lang` (the page's <html lang>, for screen readers and fonts), with
+    `plotly` as its <script>s (the downloads': plotly.js from the file beside it, explorer.downloads.plotly_script),
+    by default plotly.js inlined (4.7 MB: one page that works offline on its own). As on the page, a heatmap's
+    colour bar stands beside its map after each draw (figures.COLORBAR_BESIDE_JS), and its values follow it as a
+    table for screen readers (figures.VALUE_TABLES_JS)."""
+    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False,
+                                                           post_script=_AFTER_DRAW_SCRIPT)
+             for name, fig in figs.items()]
+    return (f"<!DOCTYPE html><html lang='{lang_code(lang)}'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{fg.VALUE_TABLES_CSS}</style>"
+            f"{_plotly_js() if plotly is None else plotly}</head><body>{''.join(parts)}</body></html>")

@@ -11,7 +11,6 @@ them into a message on screen. No gradio here.
 """
 from __future__ import annotations
 
-import functools
 import html
 import re
 
@@ -20,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer.downloads import NO_DOWNLOADS, Downloads, jsonable, to_download  # noqa: F401 (the views' imports)
+from explorer.downloads import NO_DOWNLOADS, Downloads, figures_html, jsonable, to_download  # noqa: F401 (the views' imports)
 from explorer.i18n import lang_code, notice_text
 from explorer.inference import UserError
 
@@ -43,33 +42,6 @@ def notices_md(notices, lead: list[str] = (), lang: str = "en") -> str:
 def matrix_table(matrix, rows, cols) -> pd.DataFrame:
     """A matrix with its tokens as row and column labels (repeated tokens are fine in a CSV)."""
     return pd.DataFrame(np.asarray(matrix), index=pd.Index(list(rows), name="query \\ key"), columns=list(cols))
-
-
-@functools.lru_cache(maxsize=1)
-def _plotly_js() -> str:
-    """plotly.js as an inline <script>, read once per process (it is 4.7 MB)."""
-    from plotly.offline import get_plotlyjs
-    return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
-
-
-# plotly runs this after drawing the plot {plot_id}, and keeps it running after every redraw (a resized window)
-_AFTER_DRAW_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = " + fg.COLORBAR_BESIDE_JS
-                      + ", values = " + fg.VALUE_TABLES_JS + ";\n"
-                      "gd.on('plotly_afterplot', function () { beside(gd); values(gd); }); beside(gd); values(gd);")
-
-
-def figures_html(title: str, figs: dict[str, go.Figure], lang: str = "en", plotly: str | None = None) -> str:
-    """Every figure of a tab in one page, in `lang` (the page's <html lang>, for screen readers and fonts), with
-    `plotly` as its <script>s (the downloads': plotly.js from the file beside it, explorer.downloads.plotly_script),
-    by default plotly.js inlined (4.7 MB: one page that works offline on its own). As on the page, a heatmap's
-    colour bar stands beside its map after each draw (figures.COLORBAR_BESIDE_JS), and its values follow it as a
-    table for screen readers (figures.VALUE_TABLES_JS)."""
-    parts = [f"<h2>{html.escape(name)}</h2>" + fig.to_html(full_html=False, include_plotlyjs=False,
-                                                           post_script=_AFTER_DRAW_SCRIPT)
-             for name, fig in figs.items()]
-    return (f"<!DOCTYPE html><html lang='{lang_code(lang)}'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{fg.VALUE_TABLES_CSS}</style>"
-            f"{_plotly_js() if plotly is None else plotly}</head><body>{''.join(parts)}</body></html>")
 
 
 def whole_number(value, what: str) -> int:

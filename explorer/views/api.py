@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import plotly.graph_objects as go
 
+from explorer.downloads import API_TRACE_MAX_TOKENS  # every layer and head sent up to this many tokens
 from explorer import figures as fg
 from explorer import inference as inf
 from explorer.i18n import t
@@ -36,8 +37,6 @@ def bert_overview(r: BertResult) -> go.Figure:
     L, H = a.shape[:2]
     return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, t("api.bert_mean", l=L, h=H), segments=r.segments)
 
-
-API_TRACE_MAX_TOKENS = 64  # /fill_mask and /nsp send every layer and head for inputs up to this many tokens
 
 
 def bert_api_record(r: BertResult) -> dict:
