@@ -4,7 +4,7 @@ set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/.."
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false
-D=${DATA_ROOT:-/tmp/gpudata}; mkdir -p $D && tar xzf .gpu/data.tgz -C $D
+D=${DATA_ROOT:-/tmp/gpudata}; mkdir -p $D && tar xzf ${DATA_TGZ:-.gpu/data.tgz} -C $D
 if [ -z "${NO_WHEELS:-}" ] && ls .whl/*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site
 fi
