@@ -251,7 +251,8 @@ def translation_test(ckpt, data_dir: Path, beam: int, progress=True, alpha: floa
     return res
 
 
-ALIGNMENT_CHECKS = {"en-fr": Path(__file__).with_name("alignment_en_fr.tsv")}  # hand-aligned, written for the repo
+ALIGNMENT_CHECKS = {d: Path(__file__).with_name(f"alignment_{d.replace('-', '_')}.tsv")  # hand-aligned, written for the repo
+                    for d in ("en-fr", "ko-en")}
 
 
 def read_alignment_check(path: Path) -> list[tuple[str, str, set]]:
