@@ -81,11 +81,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "s2s.intro": {
         "en": "An RNN encoder-decoder (English → French). Pick how the decoder scores each source state; the "
               "alignment shows, for every produced token (row), the attention over the source (columns). "
-              "'I am a student.' should come out as 'je suis étudiant'.",
+              "'I am a student.' should come out as 'je suis étudiant'. The four attention models were trained with "
+              "one extra loss, guided alignment (Chen et al. 2016): each French word's attention is pulled toward the "
+              "English word transformer-en-fr attends to most, so these maps are taught as well as learned.",
         "ko": "RNN 인코더-디코더(영어 → 프랑스어)입니다. 디코더가 각 소스 상태와의 유사도를 점수로 매기는 방식(점수 함수)을 "
               "고르세요. 얼라인먼트(alignment) 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
               "토큰에 준 어텐션 가중치입니다. 'I am a student.'는 'je suis étudiant'로 번역되어야 합니다. "
-              "모델이 영어 문장을 읽으므로 예시도 영어입니다.",
+              "어텐션이 있는 네 모델은 손실 하나를 더해 학습했습니다(guided alignment, Chen et al. 2016). 프랑스어 "
+              "단어마다 transformer-en-fr 모델이 가장 많이 보는 영어 단어 쪽으로 어텐션을 끌어당기므로, 이 얼라인먼트는 "
+              "스스로 배운 것이면서 가르친 것이기도 합니다. 모델이 영어 문장을 읽으므로 예시도 영어입니다.",
     },
     "s2s.none_choice": {"en": "none (no attention)", "ko": "없음 (어텐션 없음)"},
     "s2s.score": {"en": "Score function", "ko": "점수(유사도) 함수"},
@@ -103,7 +107,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "general and scaled dot, s is the decoder's current state hₜ (Luong); in additive it is the previous "
               "state sₜ₋₁ and the context vector feeds the LSTM (Bahdanau), so the models differ in more than the "
               "score. The four attention models have a bidirectional encoder; none reads the source reversed with "
-              "a one-way encoder, as Sutskever et al. did. Below the alignments: the entropy of every attention row "
+              "a one-way encoder, as Sutskever et al. did. All four attention models were trained with the same "
+              "guided-alignment loss (see the first tab), so their maps differ less than their score functions alone "
+              "would make them. Below the alignments: the entropy of every attention row "
               "in nats; 0 means all weight on one source token, log S means spread evenly over all S of them.",
         "ko": "같은 영어 문장을 다섯 가지 RNN 인코더-디코더에 넣어 봅니다: **dot** sᵀh와 **general** sᵀWh, 곧 "
               "Multiplicative(곱셈) 어텐션 (Luong et al. 2015), **scaled dot** sᵀh/√d (Vaswani et al. 2017), **additive** vᵀtanh(W₁s + W₂h), 곧 "
@@ -111,7 +117,9 @@ STRINGS: dict[str, dict[str, str]] = {
               "2014). dot·general·scaled dot에서 s는 디코더의 현재 상태 hₜ이고(Luong), additive에서는 이전 상태 "
               "sₜ₋₁이며 컨텍스트 벡터가 LSTM 입력으로 들어갑니다(Bahdanau). 점수는 디코더 상태와 각 소스 상태가 얼마나 비슷한지(유사도)를 잽니다. "
               "따라서 모델들은 점수 함수만 다른 것이 아닙니다. 어텐션이 있는 네 모델은 양방향 인코더를 쓰고, none은 Sutskever et al.처럼 단방향 인코더로 "
-              "소스를 거꾸로 읽습니다. 얼라인먼트 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
+              "소스를 거꾸로 읽습니다. 어텐션이 있는 네 모델은 모두 같은 guided alignment 손실로 학습했으므로(첫 번째 탭 "
+              "참고), 얼라인먼트의 차이는 점수 함수만으로 생길 차이보다 작습니다. "
+              "얼라인먼트 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
               "모든 가중치가 몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
     },
     "sf.run": {"en": "Compare", "ko": "비교하기"},
@@ -304,12 +312,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "snap.intro": {
         "en": "Encoder-Decoder Attention on fixed probe sentences (mean over heads), saved while each translation model "
               "trained. At first it is nearly uniform (entropy near log S); it sharpens as the model learns which "
-              "source word to read. The rows are the reference translation, fed to the decoder (teacher forcing), "
+              "source word to read. The four RNN attention models also had a loss that pulls each French word's "
+              "attention toward transformer-en-fr's alignment (guided alignment); the Transformers learned theirs from "
+              "translation alone. The rows are the reference translation, fed to the decoder (teacher forcing), "
               "not the model's own output at that point. The last snapshot is the end of training, not necessarily "
               "the shipped (best) checkpoint.",
         "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 인코더-디코더 어텐션(헤드 평균)을 저장해 두었습니다. "
               "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
-              "점점 뾰족해집니다. 행은 모델이 그 시점에 만든 번역이 아니라, 디코더에 넣어 준 정답 번역(teacher "
+              "점점 뾰족해집니다. 어텐션이 있는 네 RNN 모델은 프랑스어 단어마다 어텐션을 transformer-en-fr 모델의 얼라인먼트 쪽으로 "
+              "끌어당기는 손실(guided alignment)도 함께 받았고, 트랜스포머들은 번역만으로 스스로 배웠습니다. "
+              "행은 모델이 그 시점에 만든 번역이 아니라, 디코더에 넣어 준 정답 번역(teacher "
               "forcing)의 토큰입니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 "
               "있습니다.",
     },
