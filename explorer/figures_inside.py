@@ -129,17 +129,21 @@ def luong_steps(source_tokens: Sequence[str], scores, weights, top_tokens: Seque
         raise ValueError("scores and weights need one value per source token, top_probs one per top token")
     src = [esc(t) for t in source_tokens]
     doms = ([0, 0.28], [0.36, 0.64], [0.74, 1.0])
+
+    def beside(probs):  # a label inside a long bar, beside a short one ("auto" drops it on a bar of ~0 width)
+        return ["inside" if x >= 0.25 else "outside" for x in probs]
     line = [2 if i == chosen else 0 for i in range(p.size)]
     data = [
         {"type": "bar", "orientation": "h", "x": e.tolist(), "y": list(range(e.size)), "xaxis": "x", "yaxis": "y",
          "marker": {"color": np.where(e >= 0, "#2166ac", "#b2182b").tolist()}, "text": [f"{x:.2f}" for x in e],
          "textposition": "auto", "hovertemplate": "%{x:.4f}<extra></extra>"},
         {"type": "bar", "orientation": "h", "x": a.tolist(), "y": list(range(a.size)), "xaxis": "x2", "yaxis": "y2",
-         "marker": {"color": "#2166ac"}, "text": [f"{x:.2f}" for x in a], "textposition": "auto",
-         "hovertemplate": "%{x:.4f}<extra></extra>"},
+         "marker": {"color": "#2166ac"}, "text": [f"{x:.2f}" for x in a], "textposition": beside(a),
+         "cliponaxis": False, "hovertemplate": "%{x:.4f}<extra></extra>"},
         {"type": "bar", "orientation": "h", "x": p.tolist(), "y": list(range(p.size)), "xaxis": "x3", "yaxis": "y3",
          "marker": {"color": "#2166ac", "line": {"color": CHOSEN, "width": line}},
-         "text": [f"{x:.3f}" for x in p], "textposition": "auto", "hovertemplate": "%{x:.4f}<extra></extra>"},
+         "text": [f"{x:.3f}" for x in p], "textposition": beside(p), "cliponaxis": False,
+         "hovertemplate": "%{x:.4f}<extra></extra>"},
     ]
 
     def yax(labels, anchor):
