@@ -24,7 +24,8 @@ import numpy as np
 import torch
 
 from explorer.inference import (MAX_BEAM, MAX_TOP_K, Notice, Prediction, Registry, UserError, _pieces, check_int,
-                                clean_text, drop_typed_specials, encode_source, registry, source_limit, translate, unknown_notice)
+                                clean_text, drop_typed_specials, encode_source, registry, source_limit, translate,
+                                unknown_notice)
 from models.checkpoint import Checkpoint
 from models.tokenizers import special_ids
 from models.trace import Trace
