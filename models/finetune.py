@@ -255,6 +255,9 @@ def shared_encoder(base: Bert) -> Bert:
     # NoRandomInit too: on the meta device nn.init's calls import torch._dynamo (1.7 s and 49 MiB, once)
     with torch.device("meta"), checkpoint.NoRandomInit():
         bert = Bert(base.config)
+    # Read-only, so no grad: a base read under torch.inference_mode holds inference tensors, which refuse
+    # requires_grad=True outside it (tests/models/test_shared_encoder_inference.py)
+    bert.requires_grad_(False)
     bert.load_state_dict(base.state_dict(), assign=True)
     bert.mlm.decoder.weight = bert.embeddings.tok.weight  # keep the tie the meta model had
     return bert.eval()
