@@ -1,6 +1,6 @@
 """Publish the app to a Hugging Face Space: only what `python app.py` needs, binaries in the Hub's large-file storage.
 
-    python -m scripts.publish_space OWNER/SPACE --dry-run    # the files it would send, and checks; no network
+    python -m scripts.publish_space --dry-run                # the files it would send, and checks; no network
     python -m scripts.publish_space OWNER/SPACE              # needs a write token (HF_TOKEN or `hf auth login`)
 
 A git push of this repository is refused by the Hub: its history holds safetensors and PNGs as plain git blobs
@@ -108,11 +108,13 @@ def plan(root: Path = ROOT) -> list[tuple[str, int, bool]]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Publish the app to a Hugging Face Space (files over HTTP; binaries "
                                              "in LFS).")
-    ap.add_argument("repo_id", help="the Space, OWNER/NAME")
+    ap.add_argument("repo_id", nargs="?", help="the Space, OWNER/NAME (not needed with --dry-run)")
     ap.add_argument("--dry-run", action="store_true", help="print the files it would send and check them; no network")
     ap.add_argument("--private", action="store_true", help="create the Space private (when it does not exist)")
     ap.add_argument("--message", default="Publish Attention Explorer", help="commit message on the Space")
     args = ap.parse_args(argv)
+    if not args.repo_id and not args.dry_run:
+        ap.error("the Space to publish to, OWNER/NAME, is needed (or --dry-run for the file list)")
     rows = plan()
     for path, size, lfs in rows:
         print(f"{'LFS ' if lfs else '    '}{size:>12,}  {path}")
