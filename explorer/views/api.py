@@ -32,7 +32,7 @@ def bert_overview(r: BertResult) -> go.Figure:
     """The /fill_mask and /nsp attention figure: the last layer's self-attention averaged over its
     heads, as /translate's is. Every layer and head is in the JSON trace; the UI draws them all. With
     12 layers the all-heads grid (72 maps) doubled the response and made these endpoints ~1.5x slower
-    at 12 words (bench/latency.py; README, "Performance")."""
+    at 12 words (bench/latency.py; docs/performance.md)."""
     a = r.trace.enc_self
     L, H = a.shape[:2]
     return fg.heatmap(a[-1].mean(0), r.tokens, r.tokens, t("api.bert_mean", l=L, h=H), segments=r.segments)
