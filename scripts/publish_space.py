@@ -10,8 +10,9 @@ HTTP instead and stores each one the way the Space's `.gitattributes` says, so t
 name), then the app's files in one commit; files on the Space that are no longer sent are deleted.
 
 Sent: the files git tracks that match ALLOW and not IGNORE (app.py, ui/, explorer/, models/, assets/ without
-training logs, requirements.txt, README.md with its Space header, LICENSE). Not sent: tests, bench, docs, scripts,
-run logs, anything untracked (a checkpoint being trained, __pycache__).
+training logs, requirements.txt, README.md with its Space header, LICENSE, and docs/*.md with their figures, which
+the README links to). Not sent: tests, bench, scripts, run logs (docs/training-runs), anything untracked (a
+checkpoint being trained, __pycache__).
 """
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GITATTRIBUTES = Path(__file__).resolve().parent / "space.gitattributes"
-ALLOW = ["app.py", "requirements.txt", "README.md", "LICENSE", "ui/*", "explorer/*", "models/*", "assets/*"]
-IGNORE = ["*/__pycache__/*", "*.pyc", "*.sh", "*train_log*.jsonl", "assets/training-runs/*", "*.log", "*/.DS_Store"]
+ALLOW = ["app.py", "requirements.txt", "README.md", "LICENSE", "ui/*", "explorer/*", "models/*", "assets/*",
+         "docs/*.md", "docs/figures/*"]  # docs: the pages the README (the Space card) links to
+IGNORE = ["*/__pycache__/*", "*.pyc", "*.sh", "*train_log*.jsonl", "assets/training-runs/*", "docs/training-runs/*", "*.log",
+          "*/.DS_Store"]
 LFS_MIN_BYTES = 10 * 1024 * 1024  # the Hub keeps plain git files under 10 MB
 
 

@@ -1,7 +1,8 @@
 """scripts/publish_space.py offline: the dry run's file list is what the app needs and nothing else (no tests,
-bench, docs or run logs; every local module the sent code imports is sent too), every binary or 10 MB file in it
+bench or run logs; the docs the README links to go along; every local module the sent code imports is sent too), every binary or 10 MB file in it
 is covered by scripts/space.gitattributes's LFS patterns, and a dry run touches no network."""
 import ast
+import re
 
 import pytest
 
@@ -23,8 +24,12 @@ def test_the_list_is_what_the_app_needs(rows):
                    "models/checkpoint.py", "assets/bert/config.json", "assets/transformer-en-fr/tokenizer.json"):
         assert needed in paths, needed
     for p in paths:
-        assert not p.startswith(("tests/", "bench/", "docs/", "scripts/", ".github/")), p
+        assert not p.startswith(("tests/", "bench/", "docs/training-runs/", "scripts/", ".github/")), p
         assert "train_log" not in p and "__pycache__" not in p and not p.endswith((".pyc", ".sh", ".log")), p
+    # the README is the Space's card: every docs/ page it links to goes along
+    readme = (ps.ROOT / "README.md").read_text(encoding="utf-8")
+    for link in re.findall(r"\]\((docs/[^)#\s]+)", readme):
+        assert link in paths, link
     tracked = set(ps.tracked_files())
     assert set(paths[1:]) <= tracked  # nothing untracked (a checkpoint being trained, a local output) is sent
 
