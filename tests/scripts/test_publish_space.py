@@ -1,6 +1,7 @@
 """scripts/publish_space.py offline: the dry run's file list is what the app needs and nothing else (no tests,
-bench or run logs; the docs the README links to go along; every local module the sent code imports is sent too), every binary or 10 MB file in it
-is covered by scripts/space.gitattributes's LFS patterns, and a dry run touches no network."""
+bench or run logs; the docs the README links to go along; every local module the sent code imports is sent
+too), every binary or 10 MB file in it is covered by scripts/space.gitattributes's LFS patterns, and a dry run
+touches no network."""
 import ast
 import re
 
