@@ -11,6 +11,9 @@ or a key from another server) is None: the page asks the visitor to run the view
     record = cache.get(key)          # None when it is gone
     record = stored(key)             # records().get(key), or a UserError asking to run the view again
 
+Records are dropped `ttl` after their last use (ATTN_EXPLORER_RECORD_TTL_S, default 600 s) by a background
+expiry every 30 s (`expire_in_background`), also when no visitor comes after them.
+
 Gradio-free; thread-safe (Gradio runs handlers in worker threads). Sizes are estimated by `nbytes`: numpy
 arrays and torch tensors by their buffers, containers and dataclasses by their items.
 """
@@ -18,17 +21,30 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import ctypes
 import dataclasses
 import os
 import secrets
 import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
 
 BUDGET_ENV = "ATTN_EXPLORER_RECORD_CACHE_MB"  # the records' byte budget, MB (default 512)
 DEFAULT_MB = 512
-DEFAULT_TTL = 10 * 60  # seconds a record is kept after its last use (a slider move is a use)
+TTL_ENV = "ATTN_EXPLORER_RECORD_TTL_S"  # seconds a record is kept after its last use (default 600)
+
+
+def _ttl_from_env(default: int = 10 * 60) -> int:
+    try:
+        return max(1, int(float(os.environ.get(TTL_ENV, default))))
+    except ValueError:
+        return default
+
+
+DEFAULT_TTL = _ttl_from_env()  # a slider move is a use; this cache and the downloads' (explorer.downloads.pending)
+EXPIRE_EVERY_S = 30  # how often `expire_in_background` drops what is past its time, with no visitor asking
 
 
 def nbytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
@@ -100,6 +116,12 @@ class RecordCache:
             self._items.move_to_end(key)
             self.stats["hits"] += 1
             return item[0]
+
+    def expire(self) -> int:
+        """Drop the records past their time now (else that happens at the next put or get); the bytes left."""
+        with self._lock:
+            self._expire()
+            return self._bytes
 
     def discard(self, key) -> None:
         with self._lock:
@@ -177,6 +199,44 @@ def stored(value, default=_RAISE):
                     minutes=DEFAULT_TTL // 60)
 
 
+_TIMED: "weakref.WeakSet[RecordCache]" = weakref.WeakSet()
+_EXPIRER: threading.Thread | None = None
+
+
+def expire_in_background(cache: RecordCache) -> RecordCache:
+    """Expire `cache` every EXPIRE_EVERY_S seconds in one daemon thread (shared by every cache passed here): the
+    records of visitors who left are freed `ttl` after their last use even when no one comes after them (an
+    expiry only at the next put or get kept them until then). Returns cache."""
+    global _EXPIRER
+    with _RECORDS_LOCK:
+        _TIMED.add(cache)
+        if _EXPIRER is None or not _EXPIRER.is_alive():
+            _EXPIRER = threading.Thread(target=_expire_loop, name="record-cache-expiry", daemon=True)
+            _EXPIRER.start()
+    return cache
+
+
+def _expire_loop() -> None:
+    while True:
+        time.sleep(EXPIRE_EVERY_S)
+        dropped = False
+        for cache in list(_TIMED):
+            before = cache.stats["expired"]
+            cache.expire()
+            dropped |= cache.stats["expired"] > before
+        if dropped:
+            _trim_heap()
+
+
+def _trim_heap() -> None:
+    """Hand freed heap pages back to the system (glibc's malloc_trim): the arrays of a dropped record are many
+    allocations below malloc's mmap threshold, whose pages glibc otherwise keeps (bench/sessions.py measures it)."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to do
+        pass
+
+
 _RECORDS: RecordCache | None = None
 _RECORDS_LOCK = threading.Lock()
 
@@ -191,4 +251,4 @@ def records() -> RecordCache:
             except ValueError:
                 mb = DEFAULT_MB
             _RECORDS = RecordCache(int(mb * 2**20), DEFAULT_TTL)
-        return _RECORDS
+    return expire_in_background(_RECORDS) if _RECORDS not in _TIMED else _RECORDS

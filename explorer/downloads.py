@@ -39,7 +39,7 @@ import numpy as np
 import orjson
 
 from explorer import figures as fg
-from explorer.cache import DEFAULT_TTL, RecordCache, sharing
+from explorer.cache import DEFAULT_TTL, RecordCache, expire_in_background, sharing
 from explorer.i18n import lang_code
 
 log = logging.getLogger("attention_explorer")
@@ -332,7 +332,8 @@ def pending() -> RecordCache:
     global _PENDING
     with _LOCK:
         if _PENDING is None:
-            _PENDING = RecordCache(int(_env("ATTN_EXPLORER_PENDING_MB", PENDING_MB) * 2**20), DEFAULT_TTL)
+            _PENDING = expire_in_background(RecordCache(int(_env("ATTN_EXPLORER_PENDING_MB", PENDING_MB) * 2**20),
+                                                         DEFAULT_TTL))
         return _PENDING
 
 

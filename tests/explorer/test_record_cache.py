@@ -129,3 +129,35 @@ def test_keep_gives_keys_except_for_shared_first_screens(monkeypatch):
         t.join()
         assert isinstance(seen[0], str)
     assert isinstance(cache.keep(r), str)
+
+
+def test_the_background_expiry_frees_records_nobody_asks_for(monkeypatch):
+    """Records of visitors who left go `ttl` after their last use with no put or get after them: the expiry
+    thread (`expire_in_background`, which the process-wide caches use) calls `expire()`."""
+    import time
+
+    from explorer import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "EXPIRE_EVERY_S", 0.05)
+    monkeypatch.setattr(cache_module, "_EXPIRER", None)  # a fresh thread, with the shortened period
+    clock = Clock()
+    cache = cache_module.expire_in_background(RecordCache(max_bytes=10 * MB, ttl=100, clock=clock))
+    cache.put(rec(2))
+    clock.t = 99
+    time.sleep(0.3)
+    assert cache.stats["expired"] == 0 and cache._bytes >= 2 * MB  # not past its time: kept
+    clock.t = 101
+    deadline = time.monotonic() + 5
+    while cache._bytes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert cache._bytes == 0 and cache.stats["expired"] == 1 and cache.stats["hits"] == cache.stats["misses"] == 0
+    assert cache_module.records() in cache_module._TIMED
+
+
+def test_the_time_to_live_comes_from_the_environment(monkeypatch):
+    from explorer import cache as cache_module
+
+    monkeypatch.setenv(cache_module.TTL_ENV, "120")
+    assert cache_module._ttl_from_env() == 120
+    monkeypatch.setenv(cache_module.TTL_ENV, "soon")
+    assert cache_module._ttl_from_env() == 600
