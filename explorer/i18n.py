@@ -636,6 +636,9 @@ STRINGS: dict[str, dict[str, str]] = {
                            "ko": "같은 네트워크에서 보낸 요청 {n}개가 이미 이 서버에서 대기 중이거나 실행 중입니다. "
                                  "결과를 기다려 주세요."},
     "limit.retry": {"en": "Try again in {s} s.", "ko": "{s}초 뒤에 다시 시도하세요."},
+    "limit.unheard": {"en": "This request was dropped: the page was not listening for its result for {s} s. "
+                            "Press the button again.",
+                      "ko": "이 요청은 취소되었습니다: 페이지가 {s}초 동안 결과를 받지 않았습니다. 버튼을 다시 누르세요."},
     # ------------------------------------------------------------------ the whole computation (issue 33)
     "tab.layer": {"en": "Inside a layer", "ko": "레이어 내부 들여다보기"},
     "tab.luong": {"en": "Luong's six steps", "ko": "Luong 어텐션의 여섯 단계"},

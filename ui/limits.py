@@ -21,26 +21,35 @@ What the layer (`RequestLimits`) does, before Gradio parses anything:
   the next: two inputs of one view moved together send two; tests/e2e/test_browser.py's query-key test), at most `per_session` heavy events in all (a
   language switch redraws every view at once) and, behind the proxy, `per_address` per client address; else 429.
 
+The layer also drops a page's heavy event once its page has had no /queue/data stream open for
+`Limits.unheard_s` (10 s): a client that joins and never listens (Gradio itself drops the events of a stream that
+closes, not of one never opened), so nobody's run trains for no one (tests/e2e/test_unheard.py).
+
 What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" past it), the default
 concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
 session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
-without a session is keyed by its address). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
+without a session is keyed by its address); among those, a cheap event (by Gradio's average time of its function)
+goes before expensive ones, each of which lets at most `Limits.max_skips` go first (tests/e2e/test_cheap_first.py). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
 Gradio 6.31 internal: tests/e2e/test_limits.py pins the behaviour over real HTTP.
 
 Messages follow the visitor's Accept-Language (Korean or English), from explorer.i18n ("limit.*").
 """
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs
 
 from explorer import i18n
 
 API = "/gradio_api/"
+log = logging.getLogger(__name__)
 KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a request's fairness key
 
 
@@ -66,6 +75,16 @@ class Limits:
     # by one address (the per-address caps then bind all visitors together).
     trusted_hops: int | None = None
     max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
+    # Cheap first: an event whose function takes on average `cheap_ratio` times less than a waiting event's (Gradio's
+    # measured average) goes before it, among the events of the same rank; a waiting event lets at most `max_skips`
+    # go first (it is delayed by at most that many cheap events). 20 pages pressing rollout kept a 12-word
+    # /translate waiting p50 ~10 s behind them (bench/limits.py --clients 20).
+    cheap_ratio: float = 4.0
+    max_skips: int = 8
+    # A page's event waiting or running while its page has no /queue/data stream open (it never opened one, or
+    # its tab closed) for `unheard_s` seconds is dropped: nobody would see its result (Gradio itself drops the
+    # waiting events of a stream that closes, but not those of a client that never opened one).
+    unheard_s: float = 10.0
 
     @property
     def behind_proxy(self) -> bool:
@@ -87,15 +106,16 @@ def apply_limits(demo, limits: Limits = LIMITS):
     the fair (round-robin by session) order of every concurrency group. Returns demo."""
     demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency)
     queue = demo._queue
+    queue._attn_limits = limits
     make = queue.create_event_queue_for_fn
 
     def create_event_queue_for_fn(block_fn):
         make(block_fn)
-        _make_fair(queue.event_queue_per_concurrency_id[block_fn.concurrency_id])
+        _make_fair(queue.event_queue_per_concurrency_id[block_fn.concurrency_id], queue)
 
     queue.create_event_queue_for_fn = create_event_queue_for_fn
     for eq in queue.event_queue_per_concurrency_id.values():
-        _make_fair(eq)
+        _make_fair(eq, queue)
     demo._attn_limits = limits
     return demo
 
@@ -121,24 +141,42 @@ def fair_key(event) -> str:
 
 class FairList(list):
     """A queue (list of events) whose `append` inserts round robin by `fair_key`: the n-th waiting event of a
-    session goes before every other session's (n+1)-th. Gradio takes `queue[0]` next and removes by value."""
+    session goes before every other session's (n+1)-th. Among the n-th events, a cheap one (its function's
+    average time, `cost`, `limits.cheap_ratio` times below a waiting one's) goes before the expensive ones, each
+    of which lets at most `limits.max_skips` do so. Gradio takes `queue[0]` next and removes by value."""
+
+    def __init__(self, events=(), cost=None, limits: Limits | None = None):
+        super().__init__(events)
+        self.cost, self.limits = cost, limits or LIMITS
 
     def append(self, event) -> None:
         key = fair_key(event)
         rank = 1 + sum(fair_key(e) == key for e in self)
+        mine = self.cost(event) if self.cost else None
         seen = Counter()
         for i, e in enumerate(self):
             k = fair_key(e)
             seen[k] += 1
-            if seen[k] > rank:
+            if seen[k] > rank or (seen[k] == rank and self._goes_before(mine, e)):
                 self.insert(i, event)
                 return
         super().append(event)
 
+    def _goes_before(self, mine: float | None, waiting) -> bool:
+        theirs = self.cost(waiting) if mine else None
+        skips = getattr(waiting, "_attn_skips", 0)
+        if not theirs or theirs < mine * self.limits.cheap_ratio or skips >= self.limits.max_skips:
+            return False
+        waiting._attn_skips = skips + 1
+        return True
 
-def _make_fair(event_queue) -> None:
+
+def _make_fair(event_queue, queue=None) -> None:
     if not isinstance(event_queue.queue, FairList):
-        event_queue.queue = FairList(event_queue.queue)
+        times = getattr(queue, "process_time_per_fn", None)
+        cost = None if times is None else (
+            lambda e: times[e.fn].avg_time if e.fn in times and times[e.fn].count else None)
+        event_queue.queue = FairList(event_queue.queue, cost, getattr(queue, "_attn_limits", None))
 
 
 # ----------------------------------------------------------------------------- the ASGI layer
@@ -188,12 +226,17 @@ class _Ticket:
     fn: int
     since: float
     event_id: str | None = None  # None while Gradio's join handler runs
+    page: str | None = None  # the session hash of a page's join (/queue/join): its result comes on /queue/data
+    lang: str = "en"
 
 
 @dataclass
 class _State:
     buckets: dict = field(default_factory=dict)  # key -> _Bucket
     tickets: list = field(default_factory=list)  # admitted heavy joins not yet known to have finished
+    listening: Counter = field(default_factory=Counter)  # session hash -> its /queue/data streams open now
+    heard: dict = field(default_factory=dict)  # session hash -> when one of its streams last opened or closed
+    dropped: int = 0  # page events dropped because nobody listened (`RequestLimits._drop_unheard`)
 
 
 def _not_finite(text: str):
@@ -231,16 +274,21 @@ class RequestLimits:
 
     def __init__(self, app, limits: Limits = LIMITS):
         self.app, self.limits, self.state = app, limits, _State()
+        self._dropper = None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if self._dropper is None and scope.get("app") is not None:
+            self._dropper = asyncio.get_running_loop().create_task(self._drop_unheard(scope["app"]))
         try:
             route = scope["path"].split(API, 1)[1] if API in scope["path"] else None
             if route is not None and route.startswith("file=") and \
                     route[5:].lstrip().lower().startswith(("http:", "https:", "//")):
                 raise Refused(403, "remote_file")
             if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+                if route is not None and route.startswith("queue/data"):
+                    return await self._listen(scope, receive, send)
                 return await self.app(scope, receive, send)
             upload = route is not None and route.rstrip("/") == "upload"
             limit = self.limits.max_upload_bytes + 16 * 1024 if upload else self.limits.max_body_bytes
@@ -332,7 +380,8 @@ class RequestLimits:
             raise Refused(429, "busy_session", retry_after=1, n=self.limits.per_session)
         if address and sum(t.address == address for t in live) >= self.limits.per_address:
             raise Refused(429, "busy_address", retry_after=1, n=self.limits.per_address)
-        ticket = _Ticket(key, address, fn._id, now)
+        ticket = _Ticket(key, address, fn._id, now, page=session if route.startswith("queue/join") else None,
+                         lang=_lang(scope))
         self.state.tickets = live + [ticket]
         return ticket
 
@@ -395,6 +444,55 @@ class RequestLimits:
                 state.tickets.remove(ticket)
 
         return watched
+
+    # --- pages that stopped listening
+
+    async def _listen(self, scope, receive, send):
+        """A page's /queue/data stream (its results): counted open while it lasts."""
+        session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [""])[0]
+        state = self.state
+        state.listening[session] += 1
+        state.heard[session] = time.monotonic()
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            state.listening[session] -= 1
+            if state.listening[session] <= 0:
+                del state.listening[session]
+            state.heard[session] = time.monotonic()
+            if len(state.heard) > self.limits.max_keys:
+                for k in list(state.heard)[: len(state.heard) // 2]:
+                    del state.heard[k]
+
+    async def _drop_unheard(self, app) -> None:
+        """Every second: a page's heavy event (waiting, or running: a live-training generator stops at its next
+        step) whose session has had no /queue/data stream open for `unheard_s` is dropped, and an error is left
+        for it should the page come back. Gradio drops the waiting events of a stream that closes itself; this
+        covers a client that joins and never listens (its runs would still train)."""
+        from gradio.server_messages import ProcessCompletedMessage
+
+        while True:
+            await asyncio.sleep(min(1.0, self.limits.unheard_s / 4))
+            try:
+                queue = app.get_blocks()._queue
+                events = {e._id: e for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
+                events.update({e._id: e for job in queue.active_jobs if job for e in job})
+                now, state = time.monotonic(), self.state
+                for t in list(state.tickets):
+                    event = events.get(t.event_id)
+                    if event is None or t.page is None or state.listening.get(t.page):
+                        continue
+                    if now - max(t.since, state.heard.get(t.page, 0.0)) < self.limits.unheard_s:
+                        continue
+                    text = i18n.t("limit.unheard", t.lang, s=f"{self.limits.unheard_s:g}")
+                    queue.send_message(event, ProcessCompletedMessage(output={"error": text, "visible": True},
+                                                                      success=False))
+                    await queue.clean_events(event_id=t.event_id)
+                    if t in state.tickets:
+                        state.tickets.remove(t)
+                    state.dropped += 1
+            except Exception:  # noqa: BLE001 - a Gradio internal changed shape: the next round tries again
+                log.exception("dropping unheard events failed")
 
     # --- refusals
 
