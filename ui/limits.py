@@ -29,7 +29,8 @@ What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" pas
 concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
 session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
 without a session is keyed by its address); among those, a cheap event (by Gradio's average time of its function)
-goes before expensive ones, each of which lets at most `Limits.max_skips` go first (tests/e2e/test_cheap_first.py). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
+goes before expensive ones, each of which lets cheap ones go first for at most `Limits.max_skipped_s` (5 s) of
+their average time (tests/e2e/test_cheap_first.py). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
 Gradio 6.31 internal: tests/e2e/test_limits.py pins the behaviour over real HTTP.
 
 Messages follow the visitor's Accept-Language (Korean or English), from explorer.i18n ("limit.*").
@@ -76,11 +77,11 @@ class Limits:
     trusted_hops: int | None = None
     max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
     # Cheap first: an event whose function takes on average `cheap_ratio` times less than a waiting event's (Gradio's
-    # measured average) goes before it, among the events of the same rank; a waiting event lets at most `max_skips`
-    # go first (it is delayed by at most that many cheap events). 20 pages pressing rollout kept a 12-word
-    # /translate waiting p50 ~10 s behind them (bench/limits.py --clients 20).
+    # measured average) goes before it, among the events of the same rank; a waiting event lets cheap ones go first
+    # until their average times add up to `max_skipped_s` (the most it is delayed by them). 20 pages pressing rollout
+    # kept another visitor's 12-word /translate waiting behind them (bench/limits.py --clients 20, docs/reliability.md).
     cheap_ratio: float = 4.0
-    max_skips: int = 8
+    max_skipped_s: float = 5.0
     # A page's event waiting or running while its page has no /queue/data stream open (it never opened one, or
     # its tab closed) for `unheard_s` seconds is dropped: nobody would see its result (Gradio itself drops the
     # waiting events of a stream that closes, but not those of a client that never opened one).
@@ -143,7 +144,7 @@ class FairList(list):
     """A queue (list of events) whose `append` inserts round robin by `fair_key`: the n-th waiting event of a
     session goes before every other session's (n+1)-th. Among the n-th events, a cheap one (its function's
     average time, `cost`, `limits.cheap_ratio` times below a waiting one's) goes before the expensive ones, each
-    of which lets at most `limits.max_skips` do so. Gradio takes `queue[0]` next and removes by value."""
+    of which lets cheap ones go first until their average times add up to `limits.max_skipped_s`. Gradio takes `queue[0]` next and removes by value."""
 
     def __init__(self, events=(), cost=None, limits: Limits | None = None):
         super().__init__(events)
@@ -164,10 +165,10 @@ class FairList(list):
 
     def _goes_before(self, mine: float | None, waiting) -> bool:
         theirs = self.cost(waiting) if mine else None
-        skips = getattr(waiting, "_attn_skips", 0)
-        if not theirs or theirs < mine * self.limits.cheap_ratio or skips >= self.limits.max_skips:
+        skipped = getattr(waiting, "_attn_skipped_s", 0.0)
+        if not theirs or theirs < mine * self.limits.cheap_ratio or skipped + mine > self.limits.max_skipped_s:
             return False
-        waiting._attn_skips = skips + 1
+        waiting._attn_skipped_s = skipped + mine
         return True
 
 
