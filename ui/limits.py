@@ -25,8 +25,9 @@ The layer also drops a page's heavy event once its page has had no /queue/data s
 `Limits.unheard_s` (10 s): a client that joins and never listens (Gradio itself drops the events of a stream that
 closes, not of one never opened), so nobody's run trains for no one (tests/e2e/test_unheard.py).
 
-What `apply_limits` does to the queue: `max_size` (Gradio answers 503 "busy" past it), the default
-concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
+`apply_limits` also makes Gradio's per-session state lean (`lean_sessions`: no copy of every block's config
+for each new session, 0.74 MiB and 24 ms each in this app). What it does to the queue: `max_size` (Gradio answers
+503 "busy" past it), the default concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
 session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
 without a session is keyed by its address); among those, a cheap event (by Gradio's average time of its function)
 goes before expensive ones, each of which lets cheap ones go first for at most `Limits.max_skipped_s` (5 s) of
@@ -106,6 +107,7 @@ def apply_limits(demo, limits: Limits = LIMITS):
     replaces: Gradio builds a new queue object on every call): `max_size`, `default_concurrency_limit`, and
     the fair (round-robin by session) order of every concurrency group. Returns demo."""
     demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency)
+    lean_sessions()
     queue = demo._queue
     queue._attn_limits = limits
     make = queue.create_event_queue_for_fn
@@ -119,6 +121,51 @@ def apply_limits(demo, limits: Limits = LIMITS):
         _make_fair(eq, queue)
     demo._attn_limits = limits
     return demo
+
+
+class _NoBlocks:
+    """What SessionState.__init__ reads of a Blocks, without its blocks: its config copy is made, not every block's."""
+
+    blocks: dict = {}
+
+    def __init__(self, blocks):
+        self.default_config = blocks.default_config
+
+
+def lean_sessions() -> None:
+    """Gradio 6.31 makes every new session (every page, and every plain API call: each is its own session) a copy
+    of every block's config, kept in its SessionState for deep links until 10,000 sessions push it out: in this app
+    of 490 blocks, 0.74 MiB (traced) and 24 ms a session. Here those copies are made when a deep link asks for them
+    (`SessionState.components`); what Gradio writes into them meanwhile is kept as before. Process-wide, once;
+    tests/ui/test_lean_sessions.py checks that a deep link reads the same components."""
+    from gradio import state_holder
+
+    cls = state_holder.SessionState
+    if getattr(cls, "_attn_lean", False):
+        return
+    init, components = cls.__init__, cls.components
+
+    def __init__(self, blocks):
+        init(self, _NoBlocks(blocks))
+        self._attn_ids = blocks.blocks  # the app's blocks (the dict itself: no copy)
+
+    def lean_components(self):
+        ids = getattr(self, "_attn_ids", None)
+        if ids is None:
+            yield from components.fget(self)
+            return
+        made = self.config_values
+        for k, v in self.blocks_config.blocks.items():
+            if k in ids:
+                config = made[k] if k in made else self.blocks_config.config_for_block(k, [], v)
+                if config:
+                    yield config
+        for k, config in list(made.items()):
+            if k not in ids and config:
+                yield config
+
+    cls.__init__, cls.components = __init__, property(lean_components)
+    cls._attn_lean, cls._attn_original = True, (init, components)
 
 
 def launch_kwargs(limits: Limits = LIMITS) -> dict:

@@ -78,3 +78,16 @@ def test_a_flood_from_one_session_is_capped_and_another_visitor_is_served(app):
     cross = record["attention"]["cross"]
     values = [v for layer in cross for head in layer for row in head for v in row]
     assert values and all(round(v, inf.API_DECIMALS) == v for v in values)  # the compact record
+
+
+def test_live_training_shows_the_visitor_its_place_in_the_line(app):
+    """The live tab's Start runs in a queue of one; the page shows a waiting visitor Gradio's status over its
+    outputs ("queue: 2/3" and the seconds left, from the "estimation" messages tests/e2e/test_unheard.py pins):
+    show_progress "full", never "hidden", and the event is the page's only (no public API name)."""
+    _, _, _, config = app
+    start = {c["id"] for c in config["components"]
+             if c.get("type") == "button" and c["props"].get("value") == "Start training"}
+    deps = [d for d in config["dependencies"] if any(t[0] in start and t[1] == "click" for t in d["targets"])]
+    assert len(deps) == 1 and deps[0]["queue"] is not False
+    assert deps[0]["show_progress"] == "full" and deps[0]["api_visibility"] == "private", deps[0]
+    assert deps[0]["outputs"]  # the status is drawn over these
