@@ -5,6 +5,7 @@
     python bench/limits.py --limits        # app.demo launched here with ui/limits.py applied (before app.py
                                            # wires it in itself: the same server as `python app.py` after)
     python bench/limits.py --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
+    python bench/limits.py --clients 20    # 20 pages pressing Show rollout; another visitor's /translate timed
 
 Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
 event's result), how much of the body was sent before the server answered, and the server's resident memory
@@ -16,6 +17,7 @@ event). No timed asserts: the figures are for docs/reliability.md.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import select
 import socket
@@ -157,11 +159,16 @@ def start_with_limits():
 
 def padded(url: str, data: list, api: str = "translate") -> list:
     """data with "" for the endpoint's trailing optional inputs (/translate's target), which /call requires."""
+    return list(data) + [""] * (_n_inputs(url, api) - len(data))
+
+
+@functools.lru_cache(maxsize=None)
+def _n_inputs(url: str, api: str) -> int:
+    """The endpoint's number of inputs, from the app's config (read once: it is ~1 MB, not part of a call)."""
     import httpx
 
     config = httpx.get(f"{url}config", timeout=60).json()
-    n = len(next(d for d in config["dependencies"] if d.get("api_name") == api)["inputs"])
-    return list(data) + [""] * (n - len(data))
+    return len(next(d for d in config["dependencies"] if d.get("api_name") == api)["inputs"])
 
 
 def call(url: str, data: list, session: str | None = None) -> tuple[int, float]:
@@ -204,6 +211,59 @@ def flood(url: str, n: int) -> None:
           f"another visitor's 12-word /translate: HTTP {status} in {visitor:.2f} s (alone {alone_short:.2f} s)")
 
 
+def crowd(url: str, n: int, seconds: float) -> None:
+    """n pages press the heaviest button (rollout on a 253-word paragraph, 256 tokens) again and again for
+    `seconds`, each its own session over the page's route (bench/_page.py); meanwhile another visitor's 12-word
+    /translate (plain HTTP, one after the other) is timed. Target: its p95 <= 2 s."""
+    import os
+    import threading
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _page import Page, event, get_config, inputs
+    from latency import pct
+    from sessions import PARAGRAPH
+
+    config = get_config(url)
+    rollout = event(config, "Show rollout")
+    data = inputs(config, rollout, {"Sentence": PARAGRAPH})
+    short = [SHORT, "transformer-en-fr", 1]
+    warm = Page(url)
+    t0 = time.perf_counter()
+    warm.run(rollout, data)
+    alone_heavy = time.perf_counter() - t0
+    warm.close()
+    alone = sorted(call(url, short, "alone")[1] for _ in range(5))
+    stop_at, done, errors = time.monotonic() + seconds, [], []
+
+    def press():
+        page = Page(url)
+        try:
+            while time.monotonic() < stop_at:
+                try:
+                    page.run(rollout, data)
+                    done.append(1)
+                except RuntimeError as e:  # a refusal (429/503) or an error: counted, and the page presses again
+                    errors.append(str(e)[:120])
+                    time.sleep(1.0)
+        finally:
+            page.close()
+
+    threads = [threading.Thread(target=press, daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    time.sleep(min(5.0, seconds / 4))  # the queue fills
+    waits = []
+    while time.monotonic() < stop_at:
+        waits.append(call(url, short, "visitor")[1])
+    for t in threads:
+        t.join()
+    print(f"crowd: {n} pages pressing Show rollout (256 tokens; alone {alone_heavy:.2f} s) for {seconds:.0f} s: "
+          f"{len(done)} done, {len(errors)} refused or failed{' (' + errors[0] + ')' if errors else ''}; another "
+          f"visitor's 12-word /translate x{len(waits)}: p50 {pct(waits, 50):.2f} s, p95 {pct(waits, 95):.2f} s, "
+          f"max {max(waits):.2f} s (alone p50 {alone[2]:.2f} s); target p95 <= 2 s; load "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def synthetic(n: int, hold: float = 0.5) -> None:
     """The queue alone, without model time or machine load: a Blocks whose heavy event sleeps `hold` seconds on
     2 workers, served without and then with ui/limits.py; one session sends n at once, then another visitor one."""
@@ -243,16 +303,25 @@ def main(argv=None) -> None:
     ap.add_argument("--mb", type=float, default=20.0, help="size of the /translate body, MB (default 20)")
     ap.add_argument("--upload-mb", type=float, default=5.0, help="size of the upload, MB (default 5)")
     ap.add_argument("--flood", type=int, default=30, help="events one session sends at once (0: no flood)")
+    ap.add_argument("--clients", type=int, default=0, help="pages pressing Show rollout at once (0: none; the "
+                                                            "issue's 20); only this and the flood are run")
+    ap.add_argument("--seconds", type=float, default=60.0, help="how long the --clients press (default 60)")
+    ap.add_argument("--root", type=Path, help="another checkout's app.py (e.g. `git archive` of a commit before)")
     ap.add_argument("--limits", action="store_true", help="launch app.demo with ui/limits.py applied from here")
     ap.add_argument("--synthetic", action="store_true", help="only the queue: a 0.5 s event, without and with limits")
     args = ap.parse_args(argv)
     if args.synthetic:
         return synthetic(args.flood or 30)
-    proc, url = start_with_limits() if args.limits else start_app()[:2]
+    proc, url = start_with_limits() if args.limits else start_app(cwd=args.root)[:2]
     try:
         server = psutil.Process(proc.pid)
         rss = lambda: server.memory_info().rss / 2**20  # noqa: E731
         time.sleep(1.0)
+        if args.clients:
+            crowd(url, args.clients, args.seconds)
+            if args.flood:
+                flood(url, args.flood)
+            return
         print(f"server at start: {rss():.0f} MiB")
         n = int(args.mb * 1e6)
         for chunked in (False, True):

@@ -1,0 +1,164 @@
+"""Each API endpoint of `python app.py` against the bare Gradio floor, over HTTP in the same run (issue 31:
+"12-word /translate p50 <= 2x the bare Gradio floor ..., every endpoint").
+
+    python bench/floor.py [--runs 20] [--warmup 3]
+
+The floor is a Gradio app with nothing of ours: one gr.Blocks, one event (api_name "floor") whose handler
+returns a small plotly figure (a 12 x 12 heatmap) and a small JSON, served by its own process like the app.
+Every call is the same plain HTTP a client makes (POST /gradio_api/call/<name>, then its event stream to the
+end, each call its own session), the floor's and the endpoint's interleaved call by call so that a busy shared
+machine slows both alike. Beside them, interleaved too, the endpoint's own handler (ui/api.py's function,
+in this process, one torch thread as in the app: the model, the figures and the JSON), to tell what the model costs
+from what serving it costs. Prints, per endpoint, the p50 and p95 of each, the ratio of the p50s (target <= 2),
+the serving share (HTTP p50 - handler p50) and the response sizes. Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from _server import free_port, start_app, stop  # noqa: E402
+from latency import MASK_12, NSP_12, TEXT_12, pct  # noqa: E402
+
+FLOOR_APP = """
+import os
+import gradio as gr
+import numpy as np
+import plotly.graph_objects as go
+
+def floor(text):
+    z = np.arange(144.0).reshape(12, 12) / 144
+    fig = go.Figure(go.Heatmap(z=z, x=text.split()[:12], y=text.split()[:12]))
+    return fig, {"tokens": text.split(), "n": len(text.split())}
+
+with gr.Blocks() as demo:
+    box = gr.Textbox()
+    gr.Button().click(floor, box, [gr.Plot(), gr.JSON()], api_name="floor")
+demo.queue(default_concurrency_limit=2)
+demo.launch(server_port=int(os.environ["GRADIO_SERVER_PORT"]), quiet=True)
+"""
+
+# (label, api_name, inputs): 12-word inputs (bench/latency.py's sentences), the endpoints' other inputs at defaults
+ENDPOINTS = [
+    ("/translate transformer-en-fr", "/translate", (TEXT_12, "transformer-en-fr", 1, "")),
+    ("/translate seq2seq-additive", "/translate", (TEXT_12, "seq2seq-additive", 1, "")),
+    ("/translate transformer-ko-en", "/translate", ("나는 매일 일이 끝나면 오래된 역까지 천천히 걸어간다 그리고 집에 간다 .",
+                                                    "transformer-ko-en", 1, "")),
+    ("/fill_mask top-5", "/fill_mask", (MASK_12, 5)),
+    ("/nsp", "/nsp", NSP_12),
+    ("/generate 12 new tokens, greedy", "/generate", (TEXT_12, 12, 1.0, 0, 1.0, 0, True)),
+    ("/sentiment_analysis", "/sentiment_analysis", ("I really loved the old station and the kind young doctor there .",
+                                                    "")),
+    ("/nli", "/nli", ("The young doctor walked to the station .", "A doctor went somewhere .")),
+    ("/pos", "/pos", (TEXT_12, "")),
+    ("/ner", "/ner", ("The young doctor from Paris walked to Victoria station every day .", "")),
+    ("/question_answering", "/question_answering", ("Where did the doctor walk ?", TEXT_12)),
+]
+
+
+def start_floor() -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    proc = subprocess.Popen([sys.executable, "-c", FLOOR_APP], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    url, t0 = f"http://127.0.0.1:{port}/", time.perf_counter()
+    while time.perf_counter() - t0 < 120:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the floor app exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the floor app did not answer within 120 s")
+
+
+def call_http(url: str, api_name: str, params) -> str:
+    """bench/latency.py's `http_call` as its own session each time: ui/limits.py rate-limits a session (and calls
+    without one, by address: every call here comes from 127.0.0.1) to 5 a second after a burst of 60."""
+    req = urllib.request.Request(f"{url}gradio_api/call{api_name}", method="POST",
+                                 data=json.dumps({"data": list(params), "session_hash": secrets.token_hex(8)}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        event_id = json.load(r)["event_id"]
+    with urllib.request.urlopen(f"{url}gradio_api/call{api_name}/{event_id}", timeout=60) as r:
+        body = r.read().decode("utf-8")
+    if "event: complete" not in body:
+        raise RuntimeError(f"{api_name}: {body[:300]}")
+    return body
+
+
+def timed(fn) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    body = fn()
+    return (time.perf_counter() - t0) * 1000, body
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=20, help="timed calls of each endpoint (and as many of the floor)")
+    ap.add_argument("--warmup", type=int, default=3)
+    args = ap.parse_args(argv)
+    import torch
+
+    from ui import api
+
+    torch.set_num_threads(1)
+    handlers = {"/translate": api.translate_api, "/fill_mask": api.fill_mask_api, "/nsp": api.nsp_api,
+                "/generate": api.generate_api,
+                **{f"/{name}": api._task_endpoint(name) for name in api.FINETUNE_ENDPOINTS}}
+    floor_proc, floor_url = start_floor()
+    rows, failed = [], []
+    try:
+        proc, url, seconds = start_app()
+        try:
+            floor_call = lambda: call_http(floor_url, "/floor", (TEXT_12,))  # noqa: E731
+            for label, name, params in ENDPOINTS:
+                call = lambda: call_http(url, name, params)  # noqa: E731
+                handler = lambda: handlers[name](*params)  # noqa: E731
+                try:
+                    for _ in range(args.warmup):
+                        call(), floor_call(), handler()
+                except RuntimeError as e:
+                    failed.append(f"{label}: {str(e)[:160]}")
+                    continue
+                ours, floor, own = [], [], []
+                for _ in range(args.runs):
+                    ms, body = timed(call)
+                    ours.append(ms)
+                    floor.append(timed(floor_call)[0])
+                    own.append(timed(handler)[0])
+                rows.append((label, pct(ours, 50), pct(ours, 95), pct(floor, 50), pct(floor, 95), pct(own, 50),
+                             len(body.encode()) / 1024, len(floor_call().encode()) / 1024))
+        finally:
+            stop(proc)
+    finally:
+        stop(floor_proc)
+    print(f"\nplain HTTP (POST /call + event stream), {args.runs} calls each after {args.warmup} warm-ups, the "
+          f"floor's interleaved; {os.cpu_count()} CPUs, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print("p50/p95: the endpoint over HTTP; floor: the bare Gradio app's over HTTP; handler: ui/api.py's function "
+          "in-process; serving: p50 - handler p50")
+    head = (f"{'endpoint (12 words)':<34}{'p50 ms':>8}{'p95 ms':>8}{'floor p50':>10}{'floor p95':>10}"
+            f"{'p50/floor':>10}{'handler':>8}{'serving':>8}{'kB':>7}{'floor kB':>9}  <= 2x?")
+    print(head)
+    print("-" * len(head))
+    for label, o50, o95, f50, f95, h50, kb, fkb in rows:
+        print(f"{label:<34}{o50:8.0f}{o95:8.0f}{f50:10.0f}{f95:10.0f}{o50 / f50:9.1f}x{h50:8.0f}{o50 - h50:8.0f}"
+              f"{kb:7.0f}{fkb:9.1f}  {'yes' if o50 <= 2 * f50 else 'NO'}")
+    for f in failed:
+        print(f"failed: {f}")
+    print(f"met on {sum(o50 <= 2 * f50 for _, o50, _, f50, *_ in rows)}/{len(rows)} endpoints")
+
+
+if __name__ == "__main__":
+    main()
