@@ -26,7 +26,8 @@ The layer also drops a page's heavy event once its page has had no /queue/data s
 closes, not of one never opened), so nobody's run trains for no one (tests/e2e/test_unheard.py).
 
 `apply_limits` also makes Gradio's per-session state lean (`lean_sessions`: no copy of every block's config
-for each new session, 0.74 MiB and 24 ms each in this app). What it does to the queue: `max_size` (Gradio answers
+for each new session, 0.74 MiB and 24 ms each in this app, nor of every output's last value, ~3.5 MiB for a
+256-token /fill_mask call). What it does to the queue: `max_size` (Gradio answers
 503 "busy" past it), the default concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
 session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
 without a session is keyed by its address); among those, a cheap event (by Gradio's average time of its function)
@@ -135,9 +136,11 @@ class _NoBlocks:
 def lean_sessions() -> None:
     """Gradio 6.31 makes every new session (every page, and every plain API call: each is its own session) a copy
     of every block's config, kept in its SessionState for deep links until 10,000 sessions push it out: in this app
-    of 490 blocks, 0.74 MiB (traced) and 24 ms a session. Here those copies are made when a deep link asks for them
-    (`SessionState.components`); what Gradio writes into them meanwhile is kept as before. Process-wide, once;
-    tests/ui/test_lean_sessions.py checks that a deep link reads the same components."""
+    of 490 blocks, 0.74 MiB (traced) and 24 ms a session; and it writes every input's and output's last value into
+    that copy: a 256-token /fill_mask call left its plots' JSON there (~3.5 MiB a call). Here the copies are made
+    when a deep link asks for them (`SessionState.components`), with the components' updates as before, but the
+    last values are not kept: the app has no deep-link button (gr.DeepLinkButton), so a deep link shows the
+    components as they were served. Process-wide, once; tests/ui/test_lean_sessions.py."""
     from gradio import state_holder
 
     cls = state_holder.SessionState
@@ -164,7 +167,10 @@ def lean_sessions() -> None:
             if k not in ids and config:
                 yield config
 
-    cls.__init__, cls.components = __init__, property(lean_components)
+    def no_value(self, key, value):  # the last value of a component, for a deep link only
+        return None
+
+    cls.__init__, cls.components, cls._update_value_in_config = __init__, property(lean_components), no_value
     cls._attn_lean, cls._attn_original = True, (init, components)
 
 
