@@ -23,6 +23,7 @@ import contextlib
 import contextvars
 import ctypes
 import dataclasses
+import logging
 import os
 import secrets
 import sys
@@ -219,10 +220,16 @@ def expire_in_background(cache: RecordCache) -> RecordCache:
 def _expire_loop() -> None:
     while True:
         time.sleep(EXPIRE_EVERY_S)
+        with _RECORDS_LOCK:  # a snapshot, not an iteration that `expire_in_background` could add to
+            caches = list(_TIMED)
         dropped = False
-        for cache in list(_TIMED):
+        for cache in caches:
             before = cache.stats["expired"]
-            cache.expire()
+            try:
+                cache.expire()
+            except Exception:  # noqa: BLE001 - nothing restarts this thread: the other caches still expire
+                logging.getLogger(__name__).exception("expiring a record cache failed")
+                continue
             dropped |= cache.stats["expired"] > before
         if dropped:
             _trim_heap()

@@ -161,3 +161,34 @@ def test_the_time_to_live_comes_from_the_environment(monkeypatch):
     assert cache_module._ttl_from_env() == 120
     monkeypatch.setenv(cache_module.TTL_ENV, "soon")
     assert cache_module._ttl_from_env() == 600
+
+
+def test_the_background_expiry_outlives_a_cache_that_fails(monkeypatch):
+    """One cache's expire() raising must not end the expiry thread: the other caches are still expired after it
+    (nothing restarts the thread: `records()` registers its cache once)."""
+    import time
+    import weakref
+
+    from explorer import cache as cache_module
+
+    class Failing(RecordCache):
+        def expire(self):
+            failed.set()
+            raise RuntimeError("a broken cache")
+
+    failed = threading.Event()
+    monkeypatch.setattr(cache_module, "EXPIRE_EVERY_S", 0.05)
+    monkeypatch.setattr(cache_module, "_EXPIRER", None)
+    monkeypatch.setattr(cache_module, "_TIMED", weakref.WeakSet())  # only these two caches
+    clock = Clock()
+    good = RecordCache(max_bytes=10 * MB, ttl=100, clock=clock)
+    bad = Failing(max_bytes=10 * MB, ttl=100)
+    good.put(rec(2))
+    cache_module.expire_in_background(bad)
+    cache_module.expire_in_background(good)
+    assert failed.wait(5)
+    clock.t = 101
+    deadline = time.monotonic() + 3
+    while good._bytes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert good._bytes == 0 and good.stats["expired"] == 1
