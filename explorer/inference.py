@@ -84,8 +84,8 @@ class Registry:
             except CheckpointError as e:
                 error = relative_to_assets(str(e), ckpt.path.parent)
                 # new dicts, not edits: other threads may be iterating these
+                self.errors = {**self.errors, name: error}  # first: a request in between reads "not loaded"
                 self.models = {k: v for k, v in self.models.items() if k != name}
-                self.errors = {**self.errors, name: error}
                 raise UserError(f"Model '{name}' could not be loaded: {error}", "not_loaded", name=name,
                                 error=error) from None
         return ckpt
