@@ -393,9 +393,9 @@ def setup_translation(args, device):
     aux, aux_meta = aux_training_pairs(args, data.split_by_source(pairs, args.split_seed, args.valid_frac,
                                                                  args.test_frac) if args.aux_pairs else {})
     extra, extra_meta = extra_training_pairs(args, pair, oriented)
-    train = train + extra * args.extra_repeat
     if args.smoke:
         train, valid, aux = train[:200], valid[:20], aux[:200]
+    train = train + extra * args.extra_repeat  # after the smoke cut, so a smoke run trains on them too
     n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
     # the tokenizer learns from one epoch's mix, so the small corpus keeps its share of the merges
     bpe_text = train + random.Random(args.split_seed).sample(aux, min(n_aux, len(aux)))

@@ -80,7 +80,8 @@ class Limits:
     max_keys: int = 20_000  # rate-limit buckets and tickets kept (oldest dropped past it)
     # Cheap first: an event whose function takes on average `cheap_ratio` times less than a waiting event's (Gradio's
     # measured average) goes before it, among the events of the same rank; a waiting event lets cheap ones go first
-    # until their average times add up to `max_skipped_s` (the most it is delayed by them). 20 pages pressing rollout
+    # until their average times add up to `max_skipped_s` (charged to the event a cheap one is put in front of: one
+    # further back is delayed too, uncharged, so its delay may exceed this by that much). 20 pages pressing rollout
     # kept another visitor's 12-word /translate waiting behind them (bench/limits.py --clients 20, docs/reliability.md).
     cheap_ratio: float = 4.0
     max_skipped_s: float = 5.0

@@ -20,6 +20,10 @@ def test_extra_pairs_train_only_and_recorded(tmp_path):
                 "--extra-repeat", "2", "--out", str(tmp_path)])
     meta = json.loads((tmp_path / "checkpoint" / "metrics.json").read_text())["data"]
     assert meta["extra"]["n_pairs"] == {"ntrex": 2, "pud": 1}
+    # trained on: the three extra pairs twice each beside the (smoke-cut) Tatoeba training pairs
+    tatoeba = min(200, len(data.translation_split(data.read_pairs(FIX, "en-ko"), "ko-en", 0, data.VALID_FRAC,
+                                                  data.TEST_FRAC)[0]["train"]))
+    assert meta["n_train"] == tatoeba + 2 * 3
     assert set(meta["files"]) >= {data.EXTRA_KO_EN["ntrex"], data.EXTRA_KO_EN["pud"]}
 
 
