@@ -30,18 +30,25 @@ def start_app(port: int | None = None, env: dict | None = None, on_spawn=None,
     if on_spawn:
         on_spawn(proc.pid)
     url = f"http://127.0.0.1:{port}/"
+    wait_until_up(proc, url, 120, "app.py")
+    return proc, url, time.perf_counter() - t0
+
+
+def wait_until_up(proc: subprocess.Popen, url: str, seconds: float, what: str) -> None:
+    """Until `url` answers 200; RuntimeError (the process killed) if it exits or stays silent for `seconds`."""
+    t0 = time.perf_counter()
     while True:
         if proc.poll() is not None:
-            raise RuntimeError(f"app.py exited with status {proc.returncode}")
+            raise RuntimeError(f"{what} exited with status {proc.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=1) as r:
                 if r.status == 200:
-                    return proc, url, time.perf_counter() - t0
+                    return
         except OSError:
             pass
-        if time.perf_counter() - t0 > 120:
+        if time.perf_counter() - t0 > seconds:
             proc.kill()
-            raise RuntimeError("app.py did not answer within 120 s")
+            raise RuntimeError(f"{what} did not answer within {seconds:g} s")
         time.sleep(0.05)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from _server import free_port, start_app, stop  # noqa: E402
+from _server import free_port, start_app, stop, wait_until_up  # noqa: E402
 from latency import MASK_12, NSP_12, TEXT_12, pct  # noqa: E402
 
 FLOOR_APP = """
@@ -70,17 +70,9 @@ def start_floor() -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
     proc = subprocess.Popen([sys.executable, "-c", FLOOR_APP], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    url, t0 = f"http://127.0.0.1:{port}/", time.perf_counter()
-    while time.perf_counter() - t0 < 120:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the floor app exited with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the floor app did not answer within 120 s")
+    url = f"http://127.0.0.1:{port}/"
+    wait_until_up(proc, url, 120, "the floor app")
+    return proc, url
 
 
 def call_http(url: str, api_name: str, params) -> str:

@@ -136,25 +136,16 @@ def start_with_limits():
     """`app.demo` served by a child process with ui/limits.py applied; (process, url)."""
     import os
     import subprocess
-    import urllib.request
 
-    from bench._server import ROOT, free_port
+    from bench._server import ROOT, free_port, wait_until_up
 
     port = free_port()
     env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH_WITH_LIMITS], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url, t0 = f"http://127.0.0.1:{port}/", time.perf_counter()
-    while time.perf_counter() - t0 < 180:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the app exited with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the app did not answer within 180 s")
+    url = f"http://127.0.0.1:{port}/"
+    wait_until_up(proc, url, 180, "the app")
+    return proc, url
 
 
 def padded(url: str, data: list, api: str = "translate") -> list:
