@@ -25,6 +25,18 @@ def tiny(task="sentiment", mode="lora", base=None):
     return TaskModel(cfg, shared_encoder(base) if mode == "lora" else base).eval(), base
 
 
+@torch.no_grad()
+def as_if_trained(model):
+    """Adapters that change the function (B drawn, not zero), every trained weight at fp16 precision, as the file
+    holds it: so that saving and loading must give the very same predictions."""
+    for m in model.modules():
+        if isinstance(m, LoRALinear):
+            m.lora_B.normal_(std=0.1)
+    for p in model.parameters():
+        if p.requires_grad:
+            p.copy_(p.half().float())
+
+
 def ids(B=3, T=9):
     x = torch.randint(5, TINY.vocab_size, (B, T))
     if B > 1:
@@ -90,13 +102,7 @@ def test_mean_pooling_ignores_padding():
 
 def test_save_and_load_give_the_same_predictions(tmp_path):
     model, base = tiny("ner")
-    with torch.no_grad():
-        for m in model.modules():
-            if isinstance(m, LoRALinear):
-                m.lora_B.normal_(std=0.1)
-        for p in model.parameters():
-            if p.requires_grad:
-                p.copy_(p.half().float())  # the file holds fp16
+    as_if_trained(model)
     save_task(tmp_path / "ner", model, {"valid": {"score": 0.5}})
     assert set(p.name for p in (tmp_path / "ner").iterdir()) == {"config.json", "metrics.json", "adapter.safetensors"}
     loaded, metrics = load_task(tmp_path / "ner", base)
@@ -189,3 +195,43 @@ def test_smoke_run_writes_metrics_with_command_hashes_and_baseline(tmp_path, tas
         files = list((out / "checkpoint").iterdir())
         assert all(f.stat().st_size < 9_500_000 for f in files)
         assert (out / "checkpoint" / "adapter.safetensors").stat().st_size < 3_000_000
+
+
+# ----------------------------------------------------------------------------- a base read under inference_mode
+# as explorer.inference reads the registry's checkpoints, used from code that runs outside it (explorer.pipeline)
+
+
+def inference_base() -> Bert:
+    torch.manual_seed(0)
+    plain = Bert(TINY).eval()
+    with torch.inference_mode():
+        base = Bert(TINY).eval()
+        base.load_state_dict(plain.state_dict())  # copied inside inference_mode: inference tensors
+    assert base.layers[0].attn.q_proj.weight.is_inference()
+    return base
+
+
+def test_shared_encoder_of_an_inference_mode_base_shares_its_tensors():
+    base = inference_base()
+    bert = shared_encoder(base)  # outside inference_mode
+    assert bert.layers[0].attn.q_proj.weight.data_ptr() == base.layers[0].attn.q_proj.weight.data_ptr()
+    assert not any(p.requires_grad for p in bert.parameters())
+    x = torch.randint(5, TINY.vocab_size, (2, 7))
+    no = torch.zeros(2, 0, dtype=torch.long)
+    with torch.inference_mode():
+        assert torch.equal(bert(x, mlm_positions=no).hidden, base(x, mlm_positions=no).hidden)
+
+
+def test_load_task_on_an_inference_mode_base_gives_the_saved_predictions(tmp_path):
+    torch.manual_seed(1)
+    plain = Bert(TINY).eval()
+    model, _ = tiny(base=plain)
+    as_if_trained(model)
+    save_task(tmp_path / "sentiment", model, {"valid": {"score": 0.5}})
+    with torch.inference_mode():
+        base = Bert(TINY).eval()
+        base.load_state_dict(plain.state_dict())
+    loaded, _ = load_task(tmp_path / "sentiment", base)  # outside inference_mode
+    x = torch.randint(5, TINY.vocab_size, (3, 9))
+    with torch.inference_mode():
+        assert torch.equal(loaded(x).logits, model(x).logits)
