@@ -256,7 +256,7 @@ def shared_encoder(base: Bert) -> Bert:
     with torch.device("meta"), checkpoint.NoRandomInit():
         bert = Bert(base.config)
     # Read-only, so no grad: a base read under torch.inference_mode holds inference tensors, which refuse
-    # requires_grad=True outside it (tests/models/test_shared_encoder_inference.py)
+    # requires_grad=True outside it (tests/models/test_finetune.py, "inference_mode")
     bert.requires_grad_(False)
     bert.load_state_dict(base.state_dict(), assign=True)
     bert.mlm.decoder.weight = bert.embeddings.tok.weight  # keep the tie the meta model had
