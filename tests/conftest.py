@@ -28,3 +28,27 @@ def drawn_json(fig: dict) -> dict:
     traces = [{**t, "meta": {k: v for k, v in (t.get("meta") or {}).items() if k != "table"}}
               for t in fig.get("data", [])]
     return {**fig, "data": traces}
+
+
+def launch_limited(demo, limits) -> str:
+    """Serve a small test app with ui/limits.py's `limits` applied, on a free local port; returns its URL (the caller
+    closes the demo). For the tests that pin the limits over real HTTP."""
+    from bench._server import free_port
+    from ui.limits import apply_limits, launch_kwargs
+
+    demo.queue()
+    apply_limits(demo, limits)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                **launch_kwargs(limits))
+    return f"http://127.0.0.1:{port}/"
+
+
+def wait_idle(demo, timeout=30):
+    """Until the demo's queue has nothing waiting or running."""
+    import time
+
+    t0 = time.monotonic()
+    while len(demo._queue) or any(demo._queue.active_jobs):
+        assert time.monotonic() - t0 < timeout, "the queue never emptied"
+        time.sleep(0.05)

@@ -11,8 +11,8 @@ import pytest
 gr = pytest.importorskip("gradio")
 httpx = pytest.importorskip("httpx")
 
-from bench._server import free_port  # noqa: E402
-from ui.limits import LIMITS, apply_limits, launch_kwargs  # noqa: E402
+from conftest import launch_limited, wait_idle  # noqa: E402
+from ui.limits import LIMITS  # noqa: E402
 
 ORDER: list[str] = []
 
@@ -32,14 +32,10 @@ def server():
         box = gr.Textbox()
         gr.Button().click(_event("slow", 0.5), box, box, api_name="slow", concurrency_id="models")
         gr.Button().click(_event("quick", 0.02), box, box, api_name="quick", concurrency_id="models")
-    demo.queue()
-    apply_limits(demo, limits)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_kwargs(limits))
+    url = launch_limited(demo, limits)
     fns = {f.api_name: i for i, f in demo.fns.items()}
     try:
-        yield f"http://127.0.0.1:{port}/", fns, demo
+        yield url, fns, demo
     finally:
         demo.close()
 
@@ -48,13 +44,6 @@ def join(url, fn, session):
     r = httpx.post(f"{url}gradio_api/queue/join", timeout=30,
                    json={"data": ["x"], "fn_index": fn, "session_hash": session, "trigger_id": None})
     assert r.status_code == 200, r.text
-
-
-def wait_idle(demo, timeout=30):
-    t0 = time.monotonic()
-    while len(demo._queue) or any(demo._queue.active_jobs):
-        assert time.monotonic() - t0 < timeout, "the queue never emptied"
-        time.sleep(0.05)
 
 
 def test_a_cheap_event_goes_before_expensive_ones_for_a_bounded_time(server):

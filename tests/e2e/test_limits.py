@@ -16,10 +16,10 @@ import pytest
 gr = pytest.importorskip("gradio")
 httpx = pytest.importorskip("httpx")
 
-from bench._server import free_port  # noqa: E402
 from bench.limits import multipart, post_raw  # noqa: E402
 from explorer import i18n  # noqa: E402
-from ui.limits import LIMITS, apply_limits, launch_kwargs  # noqa: E402
+from conftest import launch_limited, wait_idle  # noqa: E402
+from ui.limits import LIMITS  # noqa: E402
 
 HOLD = 0.6  # seconds each heavy event runs
 ORDER: list[str] = []  # the order in which heavy events ran: "<session>:<function>"
@@ -41,14 +41,10 @@ def server():
         for name in ("a", "b", "c", "d"):
             gr.Button(name).click(_heavy(name), [text, n], out, api_name=f"heavy_{name}", concurrency_id="models")
         gr.Button("light").click(lambda t: t.upper(), text, out, api_name="light")
-    demo.queue()
-    apply_limits(demo, limits)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_kwargs(limits))
+    url = launch_limited(demo, limits)
     fns = {f.api_name: i for i, f in demo.fns.items()}
     try:
-        yield f"http://127.0.0.1:{port}/", fns, demo
+        yield url, fns, demo
     finally:
         demo.close()
 
@@ -56,13 +52,6 @@ def server():
 def join(url, fn_index, session, data=("hi", 3), **headers):
     return httpx.post(f"{url}gradio_api/queue/join", headers=headers, timeout=30,
                       json={"data": list(data), "fn_index": fn_index, "session_hash": session, "trigger_id": None})
-
-
-def wait_idle(demo, timeout=30):
-    t0 = time.monotonic()
-    while len(demo._queue) or any(demo._queue.active_jobs):
-        assert time.monotonic() - t0 < timeout, "the queue never emptied"
-        time.sleep(0.05)
 
 
 def detail(r):
@@ -187,13 +176,9 @@ def proxied():
     with gr.Blocks() as demo:
         text, n, out = gr.Textbox(), gr.Slider(0, 10, step=1), gr.Textbox()
         gr.Button().click(_heavy("p"), [text, n], out, api_name="heavy_p", concurrency_id="models")
-    demo.queue()
-    apply_limits(demo, limits)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_kwargs(limits))
+    url = launch_limited(demo, limits)
     try:
-        yield f"http://127.0.0.1:{port}/", demo
+        yield url, demo
     finally:
         demo.close()
 

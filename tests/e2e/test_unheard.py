@@ -19,8 +19,8 @@ import pytest
 gr = pytest.importorskip("gradio")
 httpx = pytest.importorskip("httpx")
 
-from bench._server import free_port  # noqa: E402
-from ui.limits import LIMITS, apply_limits, launch_kwargs  # noqa: E402
+from conftest import launch_limited, wait_idle  # noqa: E402
+from ui.limits import LIMITS  # noqa: E402
 
 STEPS = 30  # a run's steps, 0.1 s each (n = 3 seconds)
 STEPPED: dict[str, int] = {}  # session -> steps its run made
@@ -38,12 +38,8 @@ def serve(limits):
     with gr.Blocks() as demo:
         n, out = gr.Slider(0, 20, step=1), gr.Textbox()
         gr.Button("train").click(train, n, out, api_name="train", concurrency_limit=1, concurrency_id="live-training")
-    demo.queue()
-    apply_limits(demo, limits)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_kwargs(limits))
-    return demo, f"http://127.0.0.1:{port}/", next(i for i, f in demo.fns.items() if f.api_name == "train")
+    url = launch_limited(demo, limits)
+    return demo, url, next(i for i, f in demo.fns.items() if f.api_name == "train")
 
 
 @pytest.fixture(scope="module")
@@ -105,13 +101,6 @@ class Listener(threading.Thread):
 
     def completed(self):
         return [m for m in self.messages if m.get("msg") == "process_completed"]
-
-
-def wait_idle(demo, timeout=30):
-    t0 = time.monotonic()
-    while len(demo._queue) or any(demo._queue.active_jobs):
-        assert time.monotonic() - t0 < timeout, "the queue never emptied"
-        time.sleep(0.05)
 
 
 def wait_for(cond, timeout=15):
