@@ -15,19 +15,17 @@ the serving share (HTTP p50 - handler p50) and the response sizes. Prints figure
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from _server import free_port, start_app, stop, wait_until_up  # noqa: E402
-from latency import MASK_12, NSP_12, TEXT_12, pct  # noqa: E402
+from latency import MASK_12, NSP_12, TEXT_12, http_call, pct  # noqa: E402
 
 FLOOR_APP = """
 import os
@@ -78,16 +76,7 @@ def start_floor() -> tuple[subprocess.Popen, str]:
 def call_http(url: str, api_name: str, params) -> str:
     """bench/latency.py's `http_call` as its own session each time: ui/limits.py rate-limits a session (and calls
     without one, by address: every call here comes from 127.0.0.1) to 5 a second after a burst of 60."""
-    req = urllib.request.Request(f"{url}gradio_api/call{api_name}", method="POST",
-                                 data=json.dumps({"data": list(params), "session_hash": secrets.token_hex(8)}).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        event_id = json.load(r)["event_id"]
-    with urllib.request.urlopen(f"{url}gradio_api/call{api_name}/{event_id}", timeout=60) as r:
-        body = r.read().decode("utf-8")
-    if "event: complete" not in body:
-        raise RuntimeError(f"{api_name}: {body[:300]}")
-    return body
+    return http_call(url, api_name, params, session=secrets.token_hex(8))
 
 
 def timed(fn) -> tuple[float, str]:

@@ -84,10 +84,12 @@ def time_calls(fn, runs: int, warmup: int) -> list[float]:
     return out
 
 
-def http_call(url: str, api_name: str, params) -> str:
-    """The call as plain HTTP: POST the inputs, then read the event stream to its end."""
+def http_call(url: str, api_name: str, params, session: str | None = None) -> str:
+    """The call as plain HTTP: POST the inputs, then read the event stream to its end. `session`: a session hash to
+    send (none: Gradio counts the call by its address)."""
+    body = {"data": list(params), **({"session_hash": session} if session else {})}
     req = urllib.request.Request(f"{url.rstrip('/')}/gradio_api/call{api_name}", method="POST",
-                                 data=json.dumps({"data": list(params)}).encode(),
+                                 data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=60) as r:
         event_id = json.load(r)["event_id"]
