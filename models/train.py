@@ -403,11 +403,12 @@ def setup_translation(args, device):
     tok = agree_tokenizer(tok, device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
-    variants = training_variants(tok, train, args)
-    make_batch, guide_meta = data.translation_batch, {}
     if args.guide_from:  # guided alignment (models/guide.py): spans of the teacher's linked words ride along
         variants, guide_meta = guided_variants(args, tok, train, device)
         make_batch = guide.guided_batch
+    else:
+        variants, guide_meta = training_variants(tok, train, args), {}
+        make_batch = data.translation_batch
     aux_encoded = data.encode_pairs(tok, aux, args.max_len) if aux else []
     # --bidir-frac (bidirectional training, Ding et al. 2021): for that first share of the time budget the
     # epochs also hold every training pair reversed (French -> English beside English -> French, the
@@ -498,7 +499,10 @@ def guided_variants(args, tok, train, device) -> tuple[list, dict]:
     if args.bpe_dropout or args.space_noise or args.aux_pairs or args.bidir_frac or args.rdrop:
         raise SystemExit("--guide-from links the canonical encoding of the task's own pairs: no --bpe-dropout, "
                          "--space-noise, --aux-pairs, --bidir-frac or --rdrop")
-    teacher = checkpoint.load(args.guide_from)
+    try:
+        teacher = checkpoint.load(args.guide_from)
+    except checkpoint.CheckpointError as e:
+        raise SystemExit(f"--guide-from {args.guide_from}: {e}") from None
     if teacher.metrics.get("data", {}).get("direction") != args.direction:
         raise SystemExit(f"--guide-from {args.guide_from}: the teacher translates "
                          f"{teacher.metrics.get('data', {}).get('direction')}, not {args.direction}")

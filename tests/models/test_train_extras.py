@@ -45,3 +45,9 @@ def test_guide_from_records_the_teacher(tmp_path):
 def test_guide_from_refusals(tmp_path, argv):
     with pytest.raises(SystemExit):
         train.main(["seq2seq", "--smoke", "--guide-from", "assets/transformer-en-fr", *argv, "--out", str(tmp_path)])
+
+
+def test_guide_from_a_folder_that_is_no_checkpoint_is_a_message(tmp_path):
+    with pytest.raises(SystemExit, match="--guide-from .*not a folder"):
+        train.main(["seq2seq", "--attention", "dot", "--smoke", "--guide-from", str(tmp_path / "none"),
+                    "--out", str(tmp_path / "out")])
