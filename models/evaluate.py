@@ -316,13 +316,15 @@ def alignment_scores(model, tok, check: list, layer: int = -1) -> dict | None:
     sp = special_ids(tok)
     hits = hits_no_eos = n = 0
     eos_weight = []
+    device = next(model.parameters()).device  # after a GPU reading the model is still there
     for src, tgt, gold in check:
         es, et = tok.encode(src, add_special_tokens=False), tok.encode(tgt, add_special_tokens=False)
-        s_ids, t_ids = torch.tensor([es.ids + [sp["eos"]]]), torch.tensor([[sp["bos"]] + et.ids])
+        s_ids = torch.tensor([es.ids + [sp["eos"]]], device=device)
+        t_ids = torch.tensor([[sp["bos"]] + et.ids], device=device)
         trace = model(s_ids, t_ids, need_weights=True).trace
         if trace is None or trace.cross is None:
             return None
-        att = trace.cross[0, layer].float().mean(0)[:-1]  # (T, S): the rows that predict y (not the last, </s>)
+        att = trace.cross[0, layer].float().mean(0)[:-1].cpu()  # (T, S): the rows that predict y (not the last, </s>)
         n_src, n_tgt = len(src.split()), len(tgt.split())
         w = pool_words(att, token_words(src, es.offsets) + [n_src], token_words(tgt, et.offsets), n_src + 1, n_tgt)
         for j in range(n_tgt):
