@@ -52,7 +52,9 @@ def key_settings(m: dict, renamed: dict) -> str:
         parts.append(f"{m['parameters'] / 1e6:.1f} M params")
     if m.get("steps") is not None:
         parts.append(f"{m['steps']:,} steps")
-    if hp.get("init_from"):
+    if hp.get("init_from") and "assets" in Path(hp["init_from"]).parts:  # a shipped checkpoint, not a run
+        parts.append(f"continues assets/{Path(hp['init_from']).name}")
+    elif hp.get("init_from"):
         parent = Path(hp["init_from"])
         parent = parent.parent.name if parent.name == "checkpoint" else parent.name
         parts.append(f"continues {renamed[parent]} (ran as {parent})" if parent in renamed else f"continues {parent}")
@@ -76,6 +78,13 @@ def scores(block: dict | None, arch: str, split: str) -> str:
         return ""
     if arch == "bert":
         text = ", ".join(f"{label} {block[k]}" for k, label in BERT_METRICS if block.get(k) is not None)
+        single = block.get("single_vs_long")  # models.continue_bert's test block; its valid block is flat
+        nsp1, fm1 = ((single["nsp"]["single_wiki"], single["fill_mask_top1"]["single_wiki"]) if single else
+                     (block.get("nsp_single_wiki"), block.get("fill_mask_single_wiki")))
+        if nsp1 is not None:
+            flat = [("fill_mask_long_wiki", "wiki"), ("fill_mask_short", "short"), ("nsp_long_all", "NSP")]
+            text = text or ", ".join(f"{label} {block[k]}" for k, label in flat if block.get(k) is not None)
+            text += f"; single sentences: NSP {nsp1}, fill-mask {fm1}"
     elif arch == "gpt":  # perplexity per token (per word), the Kneser-Ney trigram's on the same targets
         text = (f"ppl {block['valid_ppl_token']}/token ({block['valid_ppl_word']}/word)" if split == "valid" else
                 f"ppl {block['ppl_token']}/token ({block['ppl_word']}/word), KN trigram {block['trigram_ppl_token']} "

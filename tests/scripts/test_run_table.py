@@ -92,3 +92,19 @@ def test_a_gpt_row_reads_perplexities_not_a_direction():
     assert "en-fr" not in settings and settings.startswith("English LM, 128-token context")
     assert run_table.scores(m["valid"], "gpt", "valid") == "ppl 63.17/token (81.662/word) at step 4,755"
     assert run_table.scores(m["test"], "gpt", "test") == "ppl 61.194/token (80.144/word), KN trigram 161.53 (225.453)"
+
+
+def test_a_run_continuing_a_shipped_checkpoint_names_it_and_shows_single_sentence_figures(tmp_path):
+    """models.continue_bert writes --out runs/bert from assets/bert: the row must not name itself as its parent,
+    and its single-sentence figures (flat in valid, nested in test) are what the row shows beside the long ones."""
+    runs, assets = tmp_path / "runs", tmp_path / "assets"
+    assets.mkdir()
+    valid = {"nsp_single_wiki": 0.8711, "fill_mask_single_wiki": 0.4466, "fill_mask_long_wiki": 0.4693,
+             "fill_mask_short": 0.6012, "nsp_long_all": 0.9453, "step": 4834}
+    test = {"fill_mask_top1_wiki": 0.4816, "fill_mask_top1_short": 0.5806, "nsp_acc": 0.9258,
+            "single_vs_long": {"nsp": {"single_wiki": 0.8727}, "fill_mask_top1": {"single_wiki": 0.4506}}}
+    _write(runs / "bc1", _metrics("bert", "bert", 380.8, valid, test=test, init_from="/work/main/assets/bert"))
+    r = _rows(run_table.render(runs, assets), "Every run")["bc1 (ran as bert)"]
+    assert "continues assets/bert" in r[2] and "bc1" not in r[2]
+    assert r[5] == "wiki 0.4693, short 0.6012, NSP 0.9453; single sentences: NSP 0.8711, fill-mask 0.4466 at step 4,834"
+    assert r[6] == "wiki 0.4816, short 0.5806, NSP 0.9258; single sentences: NSP 0.8727, fill-mask 0.4506"
