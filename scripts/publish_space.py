@@ -13,13 +13,19 @@ Sent: the files git tracks that match ALLOW and not IGNORE (app.py, ui/, explore
 training logs, requirements.txt, README.md with its Space header, LICENSE, and docs/*.md with their figures, which
 the README links to). Not sent: tests, bench, scripts, run logs (docs/training-runs), anything untracked (a
 checkpoint being trained, __pycache__).
+
+requirements.txt goes with one line more, `--extra-index-url` of PyTorch's CPU wheels: a Space on CPU hardware
+then installs torch's CPU build (~200 MB) instead of PyPI's default with its CUDA libraries (several GB) that
+it could not use. The repository's own file stays as it is: a local install reads PyPI alone.
 """
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +35,13 @@ ALLOW = ["app.py", "requirements.txt", "README.md", "LICENSE", "ui/*", "explorer
 IGNORE = ["*/__pycache__/*", "*.pyc", "*.sh", "*train_log*.jsonl", "assets/training-runs/*", "docs/training-runs/*", "*.log",
           "*/.DS_Store"]
 LFS_MIN_BYTES = 10 * 1024 * 1024  # the Hub keeps plain git files under 10 MB
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
+
+
+def space_requirements(text: str) -> str:
+    """requirements.txt as the Space gets it: PyTorch's CPU index first, every requirement line kept."""
+    return (f"# on the Space: torch's CPU build (scripts/publish_space.py adds this line)\n"
+            f"--extra-index-url {CPU_TORCH_INDEX}\n{text}")
 
 
 def tracked_files(root: Path = ROOT) -> list[str]:
@@ -104,8 +117,25 @@ def plan(root: Path = ROOT) -> list[tuple[str, int, bool]]:
     files = space_files(root)
     attrs = gitattributes(files, root)
     patterns = lfs_patterns(attrs)
-    return [(".gitattributes", len(attrs.encode("utf-8")), False)] + [
-        (f, (root / f).stat().st_size, covered(f, patterns)) for f in files]
+    size = lambda f: (len(space_requirements((root / f).read_text(encoding="utf-8")).encode("utf-8"))
+                      if f == "requirements.txt" else (root / f).stat().st_size)
+    return [(".gitattributes", len(attrs.encode("utf-8")), False)] + [(f, size(f), covered(f, patterns)) for f in files]
+
+
+def stage(files: list[str], dest: Path, root: Path = ROOT) -> Path:
+    """The files as the Space gets them, in dest: each one linked (copied where a link cannot be made),
+    requirements.txt rewritten by `space_requirements`."""
+    for f in files:
+        out = dest / f
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if f == "requirements.txt":
+            out.write_text(space_requirements((root / f).read_text(encoding="utf-8")), encoding="utf-8")
+            continue
+        try:
+            out.hardlink_to(root / f)
+        except OSError:
+            shutil.copy2(root / f, out)
+    return dest
 
 
 def main(argv=None) -> int:
@@ -134,8 +164,10 @@ def main(argv=None) -> int:
     api.create_repo(args.repo_id, repo_type="space", space_sdk="gradio", private=args.private, exist_ok=True)
     api.upload_file(path_or_fileobj=gitattributes(space_files()).encode("utf-8"), path_in_repo=".gitattributes",
                     repo_id=args.repo_id, repo_type="space", commit_message="LFS rules for binaries")
-    api.upload_folder(folder_path=ROOT, repo_id=args.repo_id, repo_type="space", commit_message=args.message,
-                      allow_patterns=[p for p, _, _ in rows[1:]], delete_patterns="*")
+    files = [p for p, _, _ in rows[1:]]
+    with tempfile.TemporaryDirectory() as tmp:
+        api.upload_folder(folder_path=stage(files, Path(tmp)), repo_id=args.repo_id, repo_type="space",
+                          commit_message=args.message, allow_patterns=files, delete_patterns="*")
     print(f"https://huggingface.co/spaces/{args.repo_id}")
     return 0
 

@@ -4,6 +4,7 @@ too), every binary or 10 MB file in it is covered by scripts/space.gitattributes
 touches no network."""
 import ast
 import re
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,36 @@ def test_dry_run_needs_no_network(monkeypatch, capsys):
     assert ps.main(["someone/attention-explorer", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "app.py" in out and "LFS" in out and "tests/" not in out
+
+
+def test_the_space_installs_torch_from_the_cpu_index_and_everything_else_as_pinned(monkeypatch):
+    """What upload_folder is given: every planned file with its bytes, requirements.txt with PyTorch's CPU index
+    first and the repository's lines after it unchanged (so the Space does not pull CUDA builds it cannot use)."""
+    import huggingface_hub
+    from packaging.requirements import Requirement
+
+    sent = {}
+
+    class FakeApi:
+        def create_repo(self, *a, **k):
+            pass
+
+        def upload_file(self, **k):
+            sent[k["path_in_repo"]] = k["path_or_fileobj"]
+
+        def upload_folder(self, folder_path, allow_patterns, **k):
+            sent.update({p: (Path(folder_path) / p).read_bytes() for p in allow_patterns})
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
+    assert ps.main(["someone/attention-explorer"]) == 0
+    planned = [p for p, _, _ in ps.plan()]
+    assert sorted(sent) == sorted(planned)
+    local = (ps.ROOT / "requirements.txt").read_text(encoding="utf-8")
+    space = sent["requirements.txt"].decode("utf-8")
+    lines = [ln for ln in space.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert lines[0] == f"--extra-index-url {ps.CPU_TORCH_INDEX}" and space.endswith(local)
+    assert [str(Requirement(ln.split("#")[0])) for ln in lines[1:]][0].startswith("torch==")
+    for p in planned:
+        if p not in ("requirements.txt", ".gitattributes"):
+            assert sent[p] == (ps.ROOT / p).read_bytes(), p
+    assert dict((p, n) for p, n, _ in ps.plan())["requirements.txt"] == len(sent["requirements.txt"])
