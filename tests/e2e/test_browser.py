@@ -1286,7 +1286,8 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
 
 BYO_WORDS = "the man went to store he bought a gallon of milk and she house dog".split()
 BYO_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + BYO_WORDS + ["##s", ".", ","]
-BYO_A, BYO_B = "the man went to the [MASK] .", "he bought a gallon of milk ."
+# A not the tab's default example: its first screen draws that one with the shipped BERT (the same ticks)
+BYO_A, BYO_B = "she went to the [MASK] .", "he bought a gallon of milk ."
 
 
 def _tiny_hf_bert(folder: Path) -> None:
@@ -1322,6 +1323,7 @@ def test_bring_your_own_bert(browser, tmp_path):
         panel = ui.tab("BERT")
         expect(panel.get_by_label("Hub repository id (e.g. prajjwal1/bert-tiny)")).to_be_visible()
         expect(panel.get_by_role("button", name="Load from the Hub")).to_be_visible()
+        ui.wait_for_plots("Fill-mask: top predictions", timeout=FIRST_CALL_MS)  # the first screen, shipped BERT
 
         model = panel.get_by_label("BERT model")
         model.click()
@@ -1333,7 +1335,10 @@ def test_bring_your_own_bert(browser, tmp_path):
 
         ui.wait_for_plots("Fill-mask: top predictions", "BERT self-attention: all layers",
                           "BERT self-attention: layer 1, head 1", timeout=FIRST_CALL_MS)
-        ui.wait_for_ticks("BERT self-attention: layer 1, head 1", "[CLS]theman")  # this run, not the default model
+        ui.wait_for_ticks("BERT self-attention: layer 1, head 1", "[CLS]shewent")  # this run, not the first screen
+        ui.page.wait_for_function(f"([title, want]) => JSON.stringify(({TICKS_JS})(title, '.ytick text')) === "
+                                  "JSON.stringify(want)", arg=["Fill-mask: top predictions", [p.token for p in want]],
+                                  timeout=STEP_MS)  # each plot draws on its own: the bars may follow the heatmap
         ticks = ui.ticks("BERT self-attention: layer 1, head 1")
         assert {"A·[CLS]", "A·[MASK]", "B·milk", "B·[SEP]"} <= set(ticks) and not any("[UNK]" in t for t in ticks), ticks
 

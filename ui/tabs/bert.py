@@ -27,7 +27,6 @@ class Tab:
         names = reg.names("bert")
         self.default = "bert" if "bert" in names else (names[0] if names else None)
         self.hub = os.environ.get(views.HUB_ENV) == "1"
-        self.custom = len(names) > 1 or self.hub  # a BERT other than the shipped one may be chosen
         self.model = L(gr.Dropdown, "bert.model", names, value=self.default, visible=len(names) > 1 or self.hub)
         if self.hub:  # a Hub id only (never a local path): see explorer/views/bert.py load_hub_bert
             with gr.Group():
@@ -83,8 +82,7 @@ class Tab:
             s.input(self.show_heads, [self.record, *lh], drawn, trigger_mode="always_last", show_progress="hidden",
                     api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.record, *lh], drawn, concurrency_id="models")
-        if not self.custom:  # a server that offers other BERTs: a run on one showed the first screen's numbers
-            page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs)  # (browser BYO test)
+        page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs)
 
     def connect(self, page):
         """A Hub BERT, once loaded, is offered by every view that takes a BERT (this tab, rollout, query-key,
