@@ -2,7 +2,7 @@
 
 gr.Plot sends a figure as `fig.to_json()`; plotly tries orjson first, which refuses the hover labels' array (dtype
 object: explorer.figures' `_hover_tokens`), then writes a cleaned copy. orjson before 3.9.10 kept a reference to the
-array it refused (ijl/orjson#422), so every call kept plotly's copy of the labels alive for good: ~1 MiB a
+array it refused (cf. ijl/orjson#422), so every call kept plotly's copy of the labels alive for good: ~1 MiB a
 256-token BERT map, one per /fill_mask call (docs/reliability.md). requirements.txt asks for orjson >= 3.9.15.
 """
 import sys
