@@ -21,8 +21,9 @@ import functools
 import logging
 import os
 
-if __name__ == "__main__":  # a server: without Gradio's type stubs and IPython hooks (a third of start-up)
-    from ui.boot import lean_gradio
+if __name__ == "__main__":  # a server: without Gradio's type stubs and IPython hooks (a third of start-up),
+    from ui.boot import cap_malloc_arenas, lean_gradio  # and two malloc arenas (ui/boot.py says why)
+    cap_malloc_arenas()
     lean_gradio()
 import gradio as gr
 import torch

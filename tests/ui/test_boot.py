@@ -5,6 +5,8 @@ import json
 import os
 import subprocess
 import sys
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,3 +43,41 @@ def test_lean_gradio_writes_no_stubs_imports_no_ipython_and_still_builds(tmp_pat
     assert not lean_stub
     assert not lean["ipython"]
     assert lean["value"] == plain["value"] == "hello" and lean["blocks"] == plain["blocks"] >= 1
+
+
+ARENA_PROBE = r"""
+import ctypes, os, sys, tempfile, threading
+sys.path.insert(0, sys.argv[1])
+from ui.boot import cap_malloc_arenas
+print("capped" if cap_malloc_arenas(int(sys.argv[2])) else "not capped")
+go = threading.Barrier(8)
+def work():  # each thread mallocs at once (a new thread gets an arena of its own, up to glibc's cap)
+    go.wait()
+    keep = [bytearray(4096) for _ in range(200)]
+    go.wait()
+threads = [threading.Thread(target=work) for _ in range(8)]
+[t.start() for t in threads]; [t.join() for t in threads]
+libc = ctypes.CDLL("libc.so.6")
+libc.fopen.restype = ctypes.c_void_p
+path = tempfile.mktemp()
+fp = libc.fopen(path.encode(), b"w")
+libc.malloc_info(0, ctypes.c_void_p(fp)); libc.fclose(ctypes.c_void_p(fp))
+print("arenas", open(path).read().count("<heap nr="))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_cap_malloc_arenas_keeps_eight_threads_to_two_arenas():
+    """malloc_info lists one <heap> per arena: with the cap, eight threads allocating at once share two; with
+    n=0 (glibc's default: 8 per core) they get more, so the check can tell the cap from its absence."""
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+
+    def arenas(n):
+        out = subprocess.run([sys.executable, "-c", ARENA_PROBE, str(ROOT), str(n)], capture_output=True, text=True,
+                             env=env, check=True).stdout.split()
+        return out[0], int(out[-1])
+
+    assert arenas(2) == ("capped", 2)
+    state, n = arenas(0)
+    assert state == "not", state
+    assert n > 2
