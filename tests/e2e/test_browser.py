@@ -244,7 +244,11 @@ class Page:
 
     def screenshot(self, name: str, anchor, tmp_path: Path):
         """Viewport PNG with `anchor` near the top, to tmp_path (and assets/screenshots/<name>.png when
-        ATTN_EXPLORER_SCREENSHOTS=1)."""
+        ATTN_EXPLORER_SCREENSHOTS=1). Waits for every event of the page to finish first: a tab's first screen shows
+        the same default example as a test's first run, so a run may still be "processing" over outputs that
+        already read right (a capture of that overlay once failed the size check below)."""
+        busy = self.page.get_by_text(re.compile(r"^(processing|queue: \d+/\d+) \|")).locator("visible=true")
+        expect(busy).to_have_count(0, timeout=FIRST_CALL_MS)
         anchor.evaluate("el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -24); }")
         self.page.mouse.move(0, 0)  # no hover: plotly's modebar and tooltips stay hidden
         self.page.wait_for_timeout(300)  # let the scroll settle before the capture
