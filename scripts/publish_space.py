@@ -44,6 +44,14 @@ def space_requirements(text: str) -> str:
             f"--extra-index-url {CPU_TORCH_INDEX}\n{text}")
 
 
+REWRITE = {"requirements.txt": space_requirements}  # files the Space gets other than the repository holds them
+
+
+def rewritten(path: str, root: Path = ROOT) -> bytes:
+    """A REWRITE file's bytes as the Space gets them (what `plan` counts and `stage` writes)."""
+    return REWRITE[path]((root / path).read_text(encoding="utf-8")).encode("utf-8")
+
+
 def tracked_files(root: Path = ROOT) -> list[str]:
     """The files git tracks under root that exist in the working tree (a walk of the tree when git is missing)."""
     try:
@@ -117,19 +125,18 @@ def plan(root: Path = ROOT) -> list[tuple[str, int, bool]]:
     files = space_files(root)
     attrs = gitattributes(files, root)
     patterns = lfs_patterns(attrs)
-    size = lambda f: (len(space_requirements((root / f).read_text(encoding="utf-8")).encode("utf-8"))
-                      if f == "requirements.txt" else (root / f).stat().st_size)
+    size = lambda f: len(rewritten(f, root)) if f in REWRITE else (root / f).stat().st_size  # noqa: E731
     return [(".gitattributes", len(attrs.encode("utf-8")), False)] + [(f, size(f), covered(f, patterns)) for f in files]
 
 
 def stage(files: list[str], dest: Path, root: Path = ROOT) -> Path:
     """The files as the Space gets them, in dest: each one linked (copied where a link cannot be made),
-    requirements.txt rewritten by `space_requirements`."""
+    the files of REWRITE as `rewritten` gives them."""
     for f in files:
         out = dest / f
         out.parent.mkdir(parents=True, exist_ok=True)
-        if f == "requirements.txt":
-            out.write_text(space_requirements((root / f).read_text(encoding="utf-8")), encoding="utf-8")
+        if f in REWRITE:
+            out.write_bytes(rewritten(f, root))
             continue
         try:
             out.hardlink_to(root / f)

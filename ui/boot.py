@@ -32,7 +32,11 @@ def cap_malloc_arenas(n: int | None = None) -> bool:
     """Cap glibc's malloc arenas at n (default: $ATTN_EXPLORER_MALLOC_ARENAS, else 2) before threads start.
     True when the cap is set; False where there is nothing to do: n is 0, MALLOC_ARENA_MAX is already in the
     environment (glibc read it at start), or the C library is not glibc."""
-    n = int(os.environ.get(ARENAS_ENV, "2")) if n is None else n
+    if n is None:
+        value = os.environ.get(ARENAS_ENV, "2")
+        if not value.strip().isdigit():
+            raise SystemExit(f"{ARENAS_ENV}={value!r}: give a whole number of malloc arenas (0: glibc's default)")
+        n = int(value)
     if n <= 0 or "MALLOC_ARENA_MAX" in os.environ:
         return False
     try:

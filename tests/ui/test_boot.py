@@ -59,10 +59,10 @@ threads = [threading.Thread(target=work) for _ in range(8)]
 [t.start() for t in threads]; [t.join() for t in threads]
 libc = ctypes.CDLL("libc.so.6")
 libc.fopen.restype = ctypes.c_void_p
-path = tempfile.mktemp()
+fd, path = tempfile.mkstemp(); os.close(fd)
 fp = libc.fopen(path.encode(), b"w")
 libc.malloc_info(0, ctypes.c_void_p(fp)); libc.fclose(ctypes.c_void_p(fp))
-print("arenas", open(path).read().count("<heap nr="))
+print("arenas", open(path).read().count("<heap nr=")); os.remove(path)
 """
 
 
@@ -81,3 +81,10 @@ def test_cap_malloc_arenas_keeps_eight_threads_to_two_arenas():
     state, n = arenas(0)
     assert state == "not", state
     assert n > 2
+
+
+def test_a_bad_arena_count_is_a_message_not_a_traceback(monkeypatch):
+    from ui.boot import ARENAS_ENV, cap_malloc_arenas
+    monkeypatch.setenv(ARENAS_ENV, "two")
+    with pytest.raises(SystemExit, match="whole number of malloc arenas"):
+        cap_malloc_arenas()
