@@ -49,10 +49,16 @@ def file_sha256(path: Path) -> str:
 
 
 TRANSLATION_FILES = {"en-fr": "tatoeba-eng-fra/fra.txt.gz", "en-ko": "tatoeba-eng-kor/kor.txt"}
-# Korean-English pairs beside Tatoeba's (CC BY-SA, kept in their own files and attributed apart in
-# docs/data.md): training data only, never in a validation or test split. Columns named in a header row.
-EXTRA_KO_EN = {"ntrex": "parallel-ko-en-ntrex128/ntrex128_ko_en.tsv",
-               "pud": "parallel-ko-en-ud-korean-pud/ko_pud_ko_en.tsv"}
+# Korean-English pairs beside Tatoeba's (CC BY-SA or free use, kept in their own files and attributed apart
+# in docs/data.md): training data only, never in a validation or test split. Each set is one or more TSV
+# files with a header row naming the columns `ko` and `en`.
+EXTRA_KO_EN = {"ntrex": ("parallel-ko-en-ntrex128/ntrex128_ko_en.tsv",),
+               "pud": ("parallel-ko-en-ud-korean-pud/ko_pud_ko_en.tsv",),
+               "jhe": ("parallel-ko-en-more/jhe/dev.tsv",),
+               "park-news": ("parallel-ko-en-more/park-news/dev.tsv",),
+               "pawsx": ("parallel-ko-en-more/pawsx-ko/dev.tsv", "parallel-ko-en-more/pawsx-ko/test.tsv"),
+               "korsts": ("parallel-ko-en-more/korsts-stsb/dev.tsv", "parallel-ko-en-more/korsts-stsb/test.tsv")}
+PTB_TOKENIZED = {"pawsx"}  # English side written Penn-Treebank style ("was born ." , "do n't"): detokenized
 VALID_FRAC, TEST_FRAC = 0.01, 0.015  # the translation split's defaults; BERT holds out the same English sentences
 
 
@@ -67,14 +73,30 @@ def read_pairs(data_dir: Path, pair: str) -> list[tuple[str, str]]:
     return out
 
 
+def detokenize_ptb(text: str) -> str:
+    """Penn-Treebank tokenized English back to running text: "the Council , was n't it ?" ->
+    "the Council, wasn't it?" (the rules of Moses' detokenizer that PAWS-X's English needs)."""
+    text = text.replace("-LRB-", "(").replace("-RRB-", ")").replace("``", '"').replace("''", '"')
+    text = re.sub(r" (n't|'s|'re|'ve|'m|'ll|'d)\b", r"\1", text)
+    text = re.sub(r" ([.,;:!?%)\]}])", r"\1", text)
+    text = re.sub(r"([(\[{$]) ", r"\1", text)
+    text = re.sub(r'" (.*?) "', r'"\1"', text)
+    return re.sub(r" {2,}", " ", text).strip()
+
+
 def read_extra_pairs(data_dir: Path, name: str, max_words: int = 0) -> list[tuple[str, str]]:
-    """(english, korean) pairs of an EXTRA_KO_EN file; with max_words, only pairs whose English has at
+    """(english, korean) pairs of an EXTRA_KO_EN set; with max_words, only pairs whose English has at
     most that many words (these news and Wikipedia sentences are ~20 words, Tatoeba's ~6)."""
-    with open_text(find(data_dir, EXTRA_KO_EN[name])) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        ko, en = header.index("ko"), header.index("en")
-        rows = [line.rstrip("\n").split("\t") for line in f]
-    pairs = [(r[en].strip(), r[ko].strip()) for r in rows if len(r) > max(ko, en) and r[en].strip() and r[ko].strip()]
+    pairs = []
+    for rel in EXTRA_KO_EN[name]:
+        with open_text(find(data_dir, rel)) as f:
+            header = f.readline().rstrip("\n").split("\t")
+            ko, en = header.index("ko"), header.index("en")
+            rows = [line.rstrip("\n").split("\t") for line in f]
+        pairs += [(r[en].strip(), r[ko].strip()) for r in rows
+                  if len(r) > max(ko, en) and r[en].strip() and r[ko].strip()]
+    if name in PTB_TOKENIZED:
+        pairs = [(detokenize_ptb(en), ko) for en, ko in pairs]
     return [p for p in pairs if not max_words or len(p[0].split()) <= max_words]
 
 

@@ -127,3 +127,31 @@ def beam_search(model, src: torch.Tensor, bos: int, eos: int, max_len: int, beam
                 hyps.append(Hypothesis(toks, s, s / length_penalty(len(toks), alpha), False, steps[b][k]))
         results.append(sorted(hyps, key=lambda h: -h.score))
     return results
+
+
+@torch.inference_mode()
+def sample(model, src: torch.Tensor, bos: int, eos: int, max_len: int, top_k: int = 10,
+           temperature: float = 1.0, generator: torch.Generator | None = None) -> list[list[int]]:
+    """Sampled decoding of a batch, each token drawn from the model's top_k next tokens (top_k = 0:
+    the whole distribution). Back-translation reads its synthetic sources this way: sampled and top-k
+    sources teach a forward model more than argmax ones (Edunov et al. 2018, sec. 5.1)."""
+    B = src.size(0)
+    memory, state = model.start(src), None
+    prefix = torch.full((B, 1), bos, dtype=torch.long, device=src.device)
+    done = torch.zeros(B, dtype=torch.bool, device=src.device)
+    for _ in range(max_len):
+        logits, state, _ = model.step(memory, prefix, state)
+        logits = logits.float() / temperature  # (B, V)
+        if top_k:
+            kth = logits.topk(top_k, dim=-1).values[:, -1:]  # (B, 1)
+            logits = logits.masked_fill(logits < kth, float("-inf"))
+        nxt = torch.multinomial(F.softmax(logits, dim=-1), 1, generator=generator)[:, 0]
+        nxt = nxt.masked_fill(done, eos)  # (B,)
+        prefix = torch.cat([prefix, nxt[:, None]], dim=1)
+        done |= nxt == eos
+        if done.all():
+            break
+    out = []
+    for row in prefix[:, 1:].tolist():
+        out.append(row[: row.index(eos)] if eos in row else row)
+    return out

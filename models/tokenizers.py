@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import json
 from typing import Iterable
 
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
@@ -19,7 +20,8 @@ BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
 def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2,
-              split_punct: bool = False, elision: bool = False) -> Tokenizer:
+              split_punct: bool = False, elision: bool = False, byte_fallback: bool = False,
+              extra_specials: tuple[str, ...] = ()) -> Tokenizer:
     """split_punct: punctuation becomes its own token ("▁student", "." rather than "▁student."),
     so that the vocabulary is not spent on word+punctuation variants; decoding is unchanged
     (a piece without "▁" joins the previous one: "L", "'", "animal" -> "L'animal").
@@ -43,7 +45,28 @@ def train_bpe(texts: Iterable[str], vocab_size: int, min_frequency: int = 2,
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
                                   special_tokens=TRANSLATION_SPECIALS, show_progress=False)
     tok.train_from_iterator(texts, trainer)
+    if byte_fallback:
+        tok = add_byte_fallback(tok)
+    if extra_specials:  # e.g. the back-translation tag <bt>: one token, never split, never in an output
+        tok.add_special_tokens(list(extra_specials))
     return tok
+
+
+def add_byte_fallback(tok: Tokenizer) -> Tokenizer:
+    """The BPE tokenizer with byte fallback (as SentencePiece and Llama's tokenizer have it): a character
+    the training text never had is written as its UTF-8 bytes, <0xEC> <0x84> <0xAC>, instead of <unk>,
+    so no Korean syllable is lost ("섬" read by a model that never saw it is still "섬" in its input and can
+    be copied to its output). The 256 byte pieces are ordinary vocabulary entries (not specials, so
+    decoding keeps them) and the decoder turns a run of them back into the character."""
+    spec = json.loads(tok.to_str())
+    vocab = spec["model"]["vocab"]
+    nxt = max(vocab.values()) + 1
+    for b in range(256):
+        if f"<0x{b:02X}>" not in vocab:
+            vocab[f"<0x{b:02X}>"], nxt = nxt, nxt + 1
+    spec["model"]["byte_fallback"] = True
+    spec["decoder"] = {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, spec["decoder"]]}
+    return Tokenizer.from_str(json.dumps(spec))
 
 
 def train_wordpiece(texts: Iterable[str], vocab_size: int, min_frequency: int = 2) -> Tokenizer:

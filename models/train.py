@@ -376,8 +376,35 @@ def extra_training_pairs(args, pair: str, oriented: dict) -> tuple[list, dict]:
                 if data.english_key(p[0]) not in held]
         out += data.orient(kept, args.direction)
         meta["n_pairs"][name] = len(kept)
-        meta["files"][data.EXTRA_KO_EN[name]] = data.file_sha256(data.find(args.data_dir, data.EXTRA_KO_EN[name]))
+        for rel in data.EXTRA_KO_EN[name]:
+            meta["files"][rel] = data.file_sha256(data.find(args.data_dir, rel))
     return out, meta
+
+
+BT_TAG = "<bt>"  # marks a back-translated source (Caswell et al. 2019, tagged back-translation)
+
+
+def synthetic_training_pairs(args, held_english: set) -> tuple[list, dict]:
+    """--synthetic-pairs FILE...: back-translated pairs (models/backtranslate.py writes them: real English,
+    a model's Korean), oriented ko-en, the synthetic source tagged with BT_TAG unless --no-bt-tag, and
+    every pair whose English is a held-out sentence dropped. Returns (pairs, metadata)."""
+    if not args.synthetic_pairs:
+        return [], {}
+    if args.direction != "ko-en":
+        raise SystemExit("--synthetic-pairs hold back-translated Korean sources: they need --direction ko-en")
+    pairs, files = [], {}
+    for path in args.synthetic_pairs:
+        with open(path, encoding="utf-8") as f:
+            header = f.readline().rstrip("\n").split("\t")
+            if "en" not in header or "ko" not in header:
+                raise SystemExit(f"--synthetic-pairs {path}: the header must name the columns en and ko")
+            en, ko = header.index("en"), header.index("ko")
+            rows = [line.rstrip("\n").split("\t") for line in f]
+        pairs += [(r[ko].strip(), r[en].strip()) for r in rows if len(r) > max(en, ko) and r[en].strip() and r[ko].strip()]
+        files[str(path)] = data.file_sha256(Path(path))
+    kept = [(f"{BT_TAG} {s}" if args.bt_tag else s, t) for s, t in pairs if data.english_key(t) not in held_english]
+    return kept, {"files": files, "n_pairs": len(kept), "n_dropped_held_out": len(pairs) - len(kept),
+                  "ratio": args.synthetic_ratio, "tagged": bool(args.bt_tag)}
 
 
 def setup_translation(args, device):
@@ -393,13 +420,21 @@ def setup_translation(args, device):
     aux, aux_meta = aux_training_pairs(args, data.split_by_source(pairs, args.split_seed, args.valid_frac,
                                                                  args.test_frac) if args.aux_pairs else {})
     extra, extra_meta = extra_training_pairs(args, pair, oriented)
+    held_english = {data.english_key(p[1] if args.direction.endswith("-en") else p[0])
+                    for p in oriented["valid"] + oriented["test"]}
+    synth, synth_meta = synthetic_training_pairs(args, held_english)
     if args.smoke:
-        train, valid, aux = train[:200], valid[:20], aux[:200]
-    train = train + extra * args.extra_repeat  # after the smoke cut, so a smoke run trains on them too
+        train, valid, aux, synth = train[:200], valid[:20], aux[:200], synth[:200]
+    # --main-repeat: Tatoeba's short everyday pairs weigh more in the mix than the longer extras;
+    # after the smoke cut, so a smoke run trains on the extras too
+    train = train * args.main_repeat + extra * args.extra_repeat
     n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
+    n_synth = min(len(synth), int(args.synthetic_ratio * len(train))) if synth else 0
     # the tokenizer learns from one epoch's mix, so the small corpus keeps its share of the merges
-    bpe_text = train + random.Random(args.split_seed).sample(aux, min(n_aux, len(aux)))
-    tok = train_bpe((s for p in bpe_text for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision)
+    bpe_text = (train + random.Random(args.split_seed).sample(aux, min(n_aux, len(aux)))
+                + [(s.removeprefix(BT_TAG + " "), t) for s, t in random.Random(args.split_seed).sample(synth, n_synth)])
+    tok = train_bpe((s for p in bpe_text for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision,
+                    byte_fallback=args.byte_fallback, extra_specials=(BT_TAG,) if synth and args.bt_tag else ())
     tok = agree_tokenizer(tok, device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
@@ -410,6 +445,7 @@ def setup_translation(args, device):
         variants, guide_meta = training_variants(tok, train, args), {}
         make_batch = data.translation_batch
     aux_encoded = data.encode_pairs(tok, aux, args.max_len) if aux else []
+    synth_encoded = data.encode_pairs(tok, synth, args.max_len) if synth else []
     # --bidir-frac (bidirectional training, Ding et al. 2021): for that first share of the time budget the
     # epochs also hold every training pair reversed (French -> English beside English -> French, the
     # source language telling the direction), then the task's own direction alone
@@ -422,6 +458,8 @@ def setup_translation(args, device):
         enc = variants[e % len(variants)]
         if aux_encoded:
             enc = enc + rng.sample(aux_encoded, min(n_aux, len(aux_encoded)))
+        if synth_encoded:  # a fresh draw of back-translated pairs each epoch
+            enc = enc + rng.sample(synth_encoded, n_synth)
         if reverse_encoded:
             if e == 0:
                 bidir_until = time.time() + 60 * min(args.max_minutes, 1e6) * args.bidir_frac
@@ -477,8 +515,11 @@ def setup_translation(args, device):
             "files": {data.TRANSLATION_FILES[pair]: data.file_sha256(data.find(args.data_dir,
                                                                                  data.TRANSLATION_FILES[pair])),
                       **({aux_meta["file"]: aux_meta["sha256"]} if aux_meta else {}),
-                      **{f: h for f, h in extra_meta.get("files", {}).items()}},
+                      **{f: h for f, h in extra_meta.get("files", {}).items()},
+                      **{Path(f).name: h for f, h in synth_meta.get("files", {}).items()}},
             **({"aux": aux_meta} if aux_meta else {}),
+            **({"synthetic": synth_meta} if synth_meta else {}),
+            "main_repeat": args.main_repeat, "byte_fallback": bool(args.byte_fallback),
             "probes": [{"source": s, "reference": r, "source_tokens": tok.encode(s, add_special_tokens=False).tokens
                         + ["</s>"], "target_tokens": ["<s>"] + tok.encode(r, add_special_tokens=False).tokens}
                        for s, r in probes]}
@@ -757,6 +798,16 @@ def parse(argv=None):
                     help="Korean-English: add these corpora to training (never to valid/test)")
     ap.add_argument("--extra-max-words", type=int, default=25, help="--extra-pairs: longest English kept, in words")
     ap.add_argument("--extra-repeat", type=int, default=1, help="--extra-pairs: copies per epoch")
+    ap.add_argument("--main-repeat", type=int, default=1,
+                    help="copies of the main corpus's (Tatoeba's) training pairs per epoch, to weigh short everyday pairs")
+    ap.add_argument("--synthetic-pairs", nargs="+", default=None,
+                    help="ko-en: back-translated pairs (TSV with columns en, ko; models.backtranslate writes them)")
+    ap.add_argument("--synthetic-ratio", type=float, default=1e9,
+                    help="--synthetic-pairs: synthetic pairs per real training pair in each epoch (default: all)")
+    ap.add_argument("--bt-tag", action=argparse.BooleanOptionalAction, default=True,
+                    help="--synthetic-pairs: prefix each synthetic source with the tag <bt> (Caswell et al. 2019)")
+    ap.add_argument("--byte-fallback", action="store_true",
+                    help="translation BPE with byte fallback: an unseen character becomes its UTF-8 bytes, never <unk>")
     ap.add_argument("--guide-from", type=Path, default=None,
                     help="seq2seq: guided alignment, attention trained toward this translation checkpoint's "
                          "word alignment (models/guide.py)")

@@ -24,7 +24,7 @@ def test_extra_pairs_train_only_and_recorded(tmp_path):
     tatoeba = min(200, len(data.translation_split(data.read_pairs(FIX, "en-ko"), "ko-en", 0, data.VALID_FRAC,
                                                   data.TEST_FRAC)[0]["train"]))
     assert meta["n_train"] == tatoeba + 2 * 3
-    assert set(meta["files"]) >= {data.EXTRA_KO_EN["ntrex"], data.EXTRA_KO_EN["pud"]}
+    assert set(meta["files"]) >= {*data.EXTRA_KO_EN["ntrex"], *data.EXTRA_KO_EN["pud"]}
 
 
 def test_extra_pairs_refused_for_french(tmp_path):
