@@ -1,6 +1,7 @@
 """The house's layout, checked: no import cycle among the app's modules, no two tracked paths that
 differ only by case, assets/ holding only what the app loads, gradio only in app.py and ui/, and
-small files and functions (issue 30; CONVENTIONS "Layout tells the architecture")."""
+small files and functions, so that a newcomer finds each piece where CONTRIBUTING.md ("Layout tells the
+architecture") says it is."""
 import ast
 import fnmatch
 import subprocess

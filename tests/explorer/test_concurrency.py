@@ -1,5 +1,5 @@
-"""The models are shared, read-only globals (CONVENTIONS: attention is a return value, never
-module state). Concurrent requests must therefore neither see each other's numbers nor change
+"""The models are shared, read-only globals (CONTRIBUTING.md "Models": attention is a return
+value, never module state). Concurrent requests must therefore neither see each other's numbers nor change
 the models: the same inputs run from 8 threads give exactly (bit for bit) the arrays of a
 serial run, a request repeated gives identical numbers, and every model's parameters and
 buffers, and every module's attributes, are byte-identical before and after."""
