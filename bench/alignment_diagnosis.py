@@ -1,7 +1,7 @@
 """Why the shipped seq2seq models' attention piles on </s> (issue 32): figures for each candidate cause,
 measured on the shipped checkpoints, CPU, no training.
 
-    python bench/alignment_diagnosis.py --data-dir ../shared/data [--n 400]
+    python3 -m bench.alignment_diagnosis --data-dir ../shared/data [--n 400]
 
 1. The hand-aligned check (models/alignment_en_fr.tsv, `models.evaluate.alignment_scores`): hit rate,
    hit rate with </s> left out of the argmax, mean weight on </s>.
@@ -24,20 +24,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from models import data  # noqa: E402
-from models.checkpoint import load  # noqa: E402
-from models.decoding import greedy  # noqa: E402
-from models.evaluate import (ALIGNMENT_CHECKS, alignment_scores, bleu_chrf, heldout_pairs,  # noqa: E402
+from models import data
+from models.checkpoint import load
+from models.decoding import greedy
+from models.evaluate import (ALIGNMENT_CHECKS, alignment_scores, bleu_chrf, heldout_pairs,
                              read_alignment_check)
-from models.tokenizers import special_ids  # noqa: E402
-from models.trace import ModelOutput, Trace  # noqa: E402
+from models.tokenizers import special_ids
+from models.trace import ModelOutput, Trace
 
 SEQ2SEQ = ["seq2seq-dot", "seq2seq-general", "seq2seq-scaled_dot", "seq2seq-additive"]
 BUCKETS = [(1, 4), (5, 7), (8, 10), (11, 100)]

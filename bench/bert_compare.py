@@ -2,7 +2,7 @@
 process (so that load on a shared machine hits them alike): what swapping the shipped `bert`
 for another costs a visitor.
 
-    python bench/bert_compare.py assets/bert path/to/other/bert [--runs 30] [--threads 1]
+    python3 -m bench.bert_compare assets/bert path/to/other/bert [--runs 30] [--threads 1]
 
 Each call is explorer.inference.fill_mask / nsp (tokenizing, the forward pass with every layer's
 attention, the top-k), on the 12- and 40-word inputs of bench/latency.py. Prints p50 and min in
@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from latency import MASK_12, MASK_40, NSP_12, NSP_40  # noqa: E402
-
-from explorer import inference as inf  # noqa: E402
-from models.checkpoint import load  # noqa: E402
+from bench.latency import MASK_12, MASK_40, NSP_12, NSP_40
+from explorer import inference as inf
+from models.checkpoint import load
 
 
 def main():

@@ -3,7 +3,7 @@ answered: the page freezes then (no scrolling, no spinner; Gradio removes its pr
 arrives, before plotly draws). Seconds of long tasks (> 50 ms) from the click until the page has been
 quiet for 3 s, on a desktop window and an upright phone.
 
-    python bench/browser_draw.py [--runs 2] [--url URL] [--words 300]
+    python3 -m bench.browser_draw [--runs 2] [--url URL] [--words 300]
 
 Needs Chromium (/usr/bin/chromium) and Playwright. A run opens a fresh page, so its first plot also
 pays for loading plotly.js (~0.8 s here). The views: the BERT tab's "Tokens and attention only" and the
@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import start_app, stop  # noqa: E402
+from bench._server import start_app, stop
 
 # Written for this benchmark; repeated to the word count asked for.
 SENTENCE = "the cat sat on the mat and the dog slept by the door"

@@ -6,8 +6,8 @@ models/train.py logs them, and all) and test pairs. It answers whether this repo
 shipped transformer-en-fr) is above the plain model on the same split, or whether the split is
 harder than the one the issue's "about 50 BLEU" came from. Not a shipped model: nothing is saved.
 
-    python bench/calibration_baseline.py --data-dir ../shared/data --minutes 8.4   # one GPU
-    python bench/calibration_baseline.py --data-dir ../shared/data --smoke         # CPU, seconds
+    python3 -m bench.calibration_baseline --data-dir ../shared/data --minutes 8.4   # one GPU
+    python3 -m bench.calibration_baseline --data-dir ../shared/data --smoke         # CPU, seconds
 
 The split is the shipped model's (seed and fractions from assets/transformer-en-fr/metrics.json);
 `--split pair` cuts the pairs themselves with the same seed and fractions, so a test source may have
@@ -29,7 +29,6 @@ import argparse
 import json
 import math
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -37,12 +36,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from models import data
+from models.evaluate import bleu_by_seen_source, bleu_chrf
+from models.tokenizers import special_ids, train_bpe
+from models.transformer import sinusoidal_positions
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from models import data  # noqa: E402
-from models.evaluate import bleu_by_seen_source, bleu_chrf  # noqa: E402
-from models.tokenizers import special_ids, train_bpe  # noqa: E402
-from models.transformer import sinusoidal_positions  # noqa: E402
 
 MAX_LEN = 64
 

@@ -1,6 +1,6 @@
 """CPU time of every shipped model on one sentence, in-process (no web server).
 
-    python bench/decode.py [--runs 20] [--threads 1]
+    python3 -m bench.decode [--runs 20] [--threads 1]
 
 Translation models: greedy and beam-4 decoding of a 12-word sentence (explorer.inference.translate,
 which also runs the teacher-forced pass that returns the attention). BERT: fill-mask and NSP.
@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from explorer import inference as inf  # noqa: E402
+from explorer import inference as inf
 
 SENTENCE = "The little girl gave her old teacher a red apple after the long class."  # 14 words
 KO_SENTENCE = "나는 어제 친구와 함께 학교 앞 식당에서 맛있는 저녁을 먹었어요."

@@ -1,9 +1,9 @@
 """What the app writes to disk, over real HTTP against `python app.py` (issue 31's disk targets).
 
-    python bench/disk.py                   # 100 slider moves, then 20 runs (and 20 download presses)
-    python bench/disk.py --moves 200 --runs 40 --presses 40
-    python bench/disk.py --root /tmp/old   # the same against another checkout (the numbers before a change)
-    python bench/disk.py --presses 60 --disk-mb 20   # a small budget: the folders stay under it
+    python3 -m bench.disk                   # 100 slider moves, then 20 runs (and 20 download presses)
+    python3 -m bench.disk --moves 200 --runs 40 --presses 40
+    python3 -m bench.disk --root /tmp/old   # the same against another checkout (the numbers before a change)
+    python3 -m bench.disk --presses 60 --disk-mb 20   # a small budget: the folders stay under it
 
 The app runs with its own empty temporary folders (TMPDIR and GRADIO_TEMP_DIR), so every byte under them is the
 app's. One session opens the Transformer tab and the BERT tab as the page does (the run button, then each slider
@@ -18,15 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench._server import start_app, stop  # noqa: E402
+from bench._server import start_app, stop
 
 TEXTS = ["I am a student.", "The cat sat on the mat.", "She reads a book every evening.",
          "We are going to the market tomorrow.", "The old man walked slowly along the quiet river."]

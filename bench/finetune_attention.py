@@ -4,17 +4,15 @@ distance between the fine-tuned and the pre-trained model's attention rows, 0 = 
 printed per layer (mean over heads, and the most-changed head), plus how much of [CLS]'s attention in the
 last layer sits on [CLS]/[SEP] before and after.
 
-    python bench/finetune_attention.py --data-dir ../shared/data --n 50
+    python3 -m bench.finetune_attention --data-dir ../shared/data --n 50
 """
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as `python bench/...`
 from explorer.views import finetune as views
 from models import task_data
 

@@ -1,17 +1,15 @@
 """Recompute each shipped task's validation metrics from its files (assets/bert + assets/finetune/<task>) on
 this machine, in fp32, beside what its training run recorded (bf16 autocast on the GPU) in metrics.json.
 
-    python bench/finetune_eval.py --data-dir ../shared/data [--tasks sentiment nli] [--limit N]
+    python3 -m bench.finetune_eval --data-dir ../shared/data [--tasks sentiment nli] [--limit N]
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import json
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as `python bench/...`
 from models import checkpoint, task_data
 from models.finetune import evaluate_task, load_task
 

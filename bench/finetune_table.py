@@ -2,7 +2,7 @@
 fine-tuned (LoRA, full) vs the same architecture from scratch vs the non-neural baseline, per task, on
 each run's validation split, with what shipping each costs in MB.
 
-    python bench/finetune_table.py /work/team/gpu/finetune
+    python3 -m bench.finetune_table /work/team/gpu/finetune
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What the first screens cost once the app is up: time and resident memory, in-process (ui/first_screen.py).
 
-    python bench/first_screens.py [--langs en ko]
+    python3 -m bench.first_screens [--langs en ko]
 
 Builds the app as `python app.py` does (its models are read when first used), then has the app's own
 background thread compute the first screen of the tab the page opens on (a first visit: its model read and
@@ -14,19 +14,12 @@ import argparse
 import ctypes
 import gc
 import os
-import sys
 import threading
 import time
-from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-from ui.boot import lean_gradio  # noqa: E402
-
-lean_gradio()  # as app.py's main guard does
+from ui.boot import lean_gradio
 
 
 class Peak(threading.Thread):
@@ -49,6 +42,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--langs", nargs="+", default=["en", "ko"], choices=["en", "ko"])
     args = ap.parse_args()
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    lean_gradio()  # as app.py's main guard does, before any thread starts
     peak = Peak()
     peak.start()
     t0 = time.perf_counter()

@@ -1,7 +1,7 @@
 """Each API endpoint of `python app.py` against the bare Gradio floor, over HTTP in the same run (issue 31:
 "12-word /translate p50 <= 2x the bare Gradio floor ..., every endpoint").
 
-    python bench/floor.py [--runs 20] [--warmup 3]
+    python3 -m bench.floor [--runs 20] [--warmup 3]
 
 The floor is a Gradio app with nothing of ours: one gr.Blocks, one event (api_name "floor") whose handler
 returns a small plotly figure (a 12 x 12 heatmap) and a small JSON, served by its own process like the app.
@@ -20,12 +20,10 @@ import secrets
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import free_port, start_app, stop, wait_until_up  # noqa: E402
-from latency import MASK_12, NSP_12, TEXT_12, http_call, pct  # noqa: E402
+from bench._server import free_port, start_app, stop, wait_until_up
+from bench.latency import MASK_12, NSP_12, TEXT_12, http_call, pct
+
 
 FLOOR_APP = """
 import os

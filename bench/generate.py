@@ -2,7 +2,7 @@
 run) for a fixed number of new tokens, with the key/value cache and without it (every step recomputes the
 whole prefix), p50 and p90 over repeated runs. Prints figures; asserts nothing.
 
-    python bench/generate.py [--checkpoint assets/gpt] [--tokens 30] [--runs 7] [--threads 1]
+    python3 -m bench.generate [--checkpoint assets/gpt] [--tokens 30] [--runs 7] [--threads 1]
 
 Each run samples (temperature 0.7, top-k 50, seed = run) from "The students opened their" and reads on past
 [SEP], so every run makes exactly --tokens tokens; its time includes the final pass that computes the
@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import torch
 
+from explorer.generate import generate_stream
+from explorer.inference import load_registry
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from explorer.generate import generate_stream  # noqa: E402
-from explorer.inference import load_registry  # noqa: E402
 
 
 def registry_for(folder: Path | None):

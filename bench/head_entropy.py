@@ -1,7 +1,7 @@
 """Attention entropy collapse: per layer and head, how peaked BERT's self-attention is, and how
 large the query weights and the attention LayerNorm gains have grown, for one or more checkpoints.
 
-    python bench/head_entropy.py assets/bert [OTHER_CHECKPOINT ...] [--data-dir ../shared/data]
+    python3 -m bench.head_entropy assets/bert [OTHER_CHECKPOINT ...] [--data-dir ../shared/data]
 
 A head whose every row puts all its weight on one token (mean row entropy near 0, mean top
 weight near 1) has saturated logits; Zhai et al. 2023 ("Stabilizing Transformer Training by
@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import data, train  # noqa: E402
-from models.checkpoint import load  # noqa: E402
-from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness  # noqa: E402
+from models import data, train
+from models.checkpoint import load
+from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness
 
 PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
     ("The city was founded in the twelfth century and soon became an important trading centre.",

@@ -1,7 +1,7 @@
 """Live heap or allocator's cache? The app's memory over plain-HTTP /fill_mask calls, measured inside its process.
 
-    python bench/heap.py                   # 120 calls on bench/sessions.py's 253-word paragraph, a line every 40
-    python bench/heap.py --calls 200 --short
+    python3 -m bench.heap                   # 120 calls on bench/sessions.py's 253-word paragraph, a line every 40
+    python3 -m bench.heap --calls 200 --short
 
 A server's resident memory (what bench/sessions.py reads) mixes what Python still holds with what glibc's malloc
 keeps of freed memory for later (arenas and the top of the heap). This serves app.py's `demo` in this process and,
@@ -22,8 +22,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 
 class _Mallinfo2(ctypes.Structure):
@@ -49,9 +47,9 @@ def main(argv=None) -> None:
     import orjson
 
     import app
-    from _server import free_port
-    from latency import http_call
-    from sessions import MASKED, SHORT, load, words
+    from bench._server import free_port
+    from bench.latency import http_call
+    from bench.sessions import MASKED, SHORT, load, words
     from ui.limits import launch_kwargs
 
     text = SHORT if args.short else MASKED

@@ -1,7 +1,7 @@
 """The Transformer's cached decoding step against the full-prefix step it replaced, interleaved
 in one process (so that load on a shared machine hits both alike).
 
-    python bench/kv_cache.py [--runs 25] [--threads 1]
+    python3 -m bench.kv_cache [--runs 25] [--threads 1]
 
 Both go through explorer.inference.translate (encoder, decoding, then the teacher-forced pass
 that returns the attention), greedy and beam 4, on the 12- and 40-word sentences of
@@ -12,19 +12,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from latency import TEXT_12, TEXT_40  # noqa: E402
-
-from explorer import inference as inf  # noqa: E402
-from models.attention import causal_mask  # noqa: E402
-from models.transformer import Transformer  # noqa: E402
+from bench.latency import TEXT_12, TEXT_40
+from explorer import inference as inf
+from models.attention import causal_mask
+from models.transformer import Transformer
 
 
 def full_prefix_step(self, memory, prefix, state):

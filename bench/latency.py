@@ -1,7 +1,7 @@
 """Latency of each API endpoint through gradio_client against a running app, next to the bare
 model call (the explorer.inference function in-process, same inputs).
 
-    python bench/latency.py [--runs 20] [--warmup 2] [--threads N] [--url http://127.0.0.1:7860/]
+    python3 -m bench.latency [--runs 20] [--warmup 2] [--threads N] [--url http://127.0.0.1:7860/]
 
 Starts `python app.py` on a free port (bench/_server.py) unless --url is given. For each
 endpoint and a 12-word and a 40-word input: p50/p95 of the full API call through
@@ -19,15 +19,11 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import start_app, stop  # noqa: E402
+from bench._server import start_app, stop
+
 
 TARGET_P50_MS = 150.0
 

@@ -1,11 +1,11 @@
 """Oversized requests against `python app.py` over real HTTP (issue 31's request-size targets).
 
-    python bench/limits.py                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
-    python bench/limits.py --mb 100        # the issue's 100 MB body
-    python bench/limits.py --limits        # app.demo launched here with ui/limits.py applied (before app.py
-                                           # wires it in itself: the same server as `python app.py` after)
-    python bench/limits.py --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
-    python bench/limits.py --clients 20    # 20 pages pressing Show rollout; another visitor's /translate timed
+    python3 -m bench.limits                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
+    python3 -m bench.limits --mb 100        # the issue's 100 MB body
+    python3 -m bench.limits --limits        # app.demo launched here with ui/limits.py applied (before app.py
+                                            # wires it in itself: the same server as `python app.py` after)
+    python3 -m bench.limits --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
+    python3 -m bench.limits --clients 20    # 20 pages pressing Show rollout; another visitor's /translate timed
 
 Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
 event's result), how much of the body was sent before the server answered, and the server's resident memory
@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 CHUNK = 64 * 1024
 
@@ -209,10 +208,9 @@ def crowd(url: str, n: int, seconds: float) -> None:
     import os
     import threading
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _page import Page, event, get_config, inputs
-    from latency import pct
-    from sessions import PARAGRAPH
+    from bench._page import Page, event, get_config, inputs
+    from bench.latency import pct
+    from bench.sessions import PARAGRAPH
 
     config = get_config(url)
     rollout = event(config, "Show rollout")

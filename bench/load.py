@@ -1,6 +1,6 @@
 """Load test: many concurrent gradio_client users against one app on loopback.
 
-    python bench/load.py [--clients 40] [--requests 10] [--timeout 300] [--threads N] [--url URL]
+    python3 -m bench.load [--clients 40] [--requests 10] [--timeout 300] [--threads N] [--url URL]
 
 Each client (a thread with its own gradio_client.Client) sends `--requests` requests, a
 seeded mix of /translate (transformer-en-fr greedy, seq2seq-additive), /fill_mask and /nsp,
@@ -18,12 +18,10 @@ import random
 import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import start_app, stop  # noqa: E402
-from latency import MASK_12, NSP_12, TEXT_12, pct  # noqa: E402
+from bench._server import start_app, stop
+from bench.latency import MASK_12, NSP_12, TEXT_12, pct
+
 
 REQUESTS = [  # (label, api_name, args)
     ("translate transformer-en-fr", "/translate", (TEXT_12, "transformer-en-fr", 1)),

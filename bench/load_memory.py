@@ -1,7 +1,7 @@
 """Memory and time of loading one checkpoint: resident MiB after `import torch`, after
 `models.checkpoint.load`, the peak in between and the seconds `load` took, each folder in a fresh process.
 
-    python bench/load_memory.py [FOLDER ...]   (default: every checkpoint under assets/)
+    python3 -m bench.load_memory [FOLDER ...]   (default: every checkpoint under assets/)
 
 The peak above the loaded level is what loading costs on the way (file tensors, fp32 copies).
 Prints figures; asserts nothing.

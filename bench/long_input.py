@@ -2,7 +2,7 @@
 size, and the app's resident memory afterwards; then, in-process, the BERT tab and the rollout view
 on the same paragraph: seconds and the size of the figures' JSON that Gradio sends to the browser.
 
-    python bench/long_input.py [--words 500] [--runs 2] [--url URL]
+    python3 -m bench.long_input [--words 500] [--runs 2] [--url URL]
 
 The paragraph is cut by the app to 2,000 characters and then to the model's tokens (BERT: 256;
 translation: 64 source subwords), so it is the largest input any user can send. A call that holds
@@ -13,12 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import start_app, stop  # noqa: E402
+from bench._server import start_app, stop
 
 # Written for this benchmark; repeated to the word count asked for.
 SENTENCE = "The quick brown fox jumps over the lazy dog while the old cat sleeps by the warm kitchen fire ."
@@ -86,7 +84,6 @@ def views(text: str, runs: int):
     import plotly.graph_objects as go
     import torch
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from explorer.views import bert as bert_views
     from explorer.views import rollout as v_rollout
 

@@ -1,7 +1,7 @@
 """Bytes and time of the /translate JSON, as sent before and after the compact record (issue 31's payload).
 
-    python bench/payload.py                   # transformer-en-fr, a 12-word and a 40-word sentence
-    python bench/payload.py --repeat 20
+    python3 -m bench.payload                   # transformer-en-fr, a 12-word and a 40-word sentence
+    python3 -m bench.payload --repeat 20
 
 For each sentence: the record JSON at 6 decimals (what /translate sent), at explorer.inference.API_DECIMALS
 (what it sends), and with heads=False (the mean over heads, for reference), serialized with orjson as Gradio
@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SENTENCES = {
     12: "The animal didn't cross the street because it was too tired today.",

@@ -4,7 +4,7 @@ builds the figures and tables and the part that sets its downloads aside (`to_do
 written until the download button, explorer/downloads.py), plus what Gradio then spends turning the
 figures into JSON, and what a press of the download button then takes (record JSON, CSVs, figures page).
 
-    python bench/redraw.py [--runs 20]
+    python3 -m bench.redraw [--runs 20]
 
 Each redraw reads a record the tab's button produced before (no model call). "downloads" is
 the total minus the same redraw with `to_download` replaced by a no-op, measured in
@@ -15,19 +15,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import statistics
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import plotly.graph_objects as go
 
-import plotly.graph_objects as go  # noqa: E402
+from bench.latency import time_calls
+from explorer import inference as inf
+from explorer.downloads import NO_DOWNLOADS
+from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views
 
-from explorer import inference as inf  # noqa: E402
-from explorer.downloads import NO_DOWNLOADS  # noqa: E402
-from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views  # noqa: E402
-from latency import time_calls  # noqa: E402
 
 # Sentences written for this benchmark (the 12-word one of bench/latency.py and a classroom one).
 TEXT = "The young doctor walked to the old station after work every day ."

@@ -8,7 +8,7 @@ find it. Both need nothing but what the n-best list and a second model give:
   other direction (`--channel`, e.g. a French -> English model trained on the same training split:
   the command of run nA in docs/training-runs/nA/metrics.json).
 
-    python bench/rerank_nbest.py assets/transformer-en-fr [--channel runs/nA/checkpoint] \\
+    python3 -m bench.rerank_nbest assets/transformer-en-fr [--channel runs/nA/checkpoint] \\
         [--split valid] [--beam 8] [--data-dir ../shared/data]
 
 Prints corpus BLEU on the split's pairs: the beam's own best, the oracle (per source, the candidate
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from pathlib import Path
 
 import sacrebleu
@@ -29,11 +28,10 @@ import torch
 import torch.nn.functional as F
 from sacrebleu.metrics import BLEU, CHRF
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import data  # noqa: E402
-from models.checkpoint import load  # noqa: E402
-from models.evaluate import heldout_pairs, references_by_source, translate  # noqa: E402
-from models.tokenizers import special_ids  # noqa: E402
+from models import data
+from models.checkpoint import load
+from models.evaluate import heldout_pairs, references_by_source, translate
+from models.tokenizers import special_ids
 
 
 @torch.inference_mode()

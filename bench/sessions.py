@@ -1,8 +1,8 @@
 """Server memory of many sessions against `python app.py` over real HTTP (issue 31's session-memory targets).
 
-    python bench/sessions.py                              # both parts; records kept the app's 600 s
-    python bench/sessions.py --pages 0                    # only the plain-HTTP /fill_mask calls
-    python bench/sessions.py --calls 0 --ttl 120 --wait 300   # 8 pages, records' time to live shortened to 120 s
+    python3 -m bench.sessions                              # both parts; records kept the app's 600 s
+    python3 -m bench.sessions --pages 0                    # only the plain-HTTP /fill_mask calls
+    python3 -m bench.sessions --calls 0 --ttl 120 --wait 300   # 8 pages, records' time to live shortened to 120 s
 
 1. `--calls` plain-HTTP /fill_mask calls (POST /gradio_api/call/fill_mask, then its event stream: each call is
    its own session) on a 253-word paragraph (cut to BERT's 256 tokens), one after the other. Target: the server
@@ -21,15 +21,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _page import Page, event, get_config, inputs  # noqa: E402
-from _server import start_app, stop  # noqa: E402
+from bench._page import Page, event, get_config, inputs
+from bench._server import start_app, stop
+
 
 PARAGRAPH = (
     "The old harbour town wakes slowly in the early morning , when the fishing boats come back with the night's "
@@ -58,7 +55,7 @@ def load() -> str:
 
 
 def fill_mask_calls(url: str, n: int, rss) -> None:
-    from latency import http_call
+    from bench.latency import http_call
 
     for _ in range(2):
         http_call(url, "/fill_mask", (MASKED, 5))

@@ -1,7 +1,7 @@
 """BERT's split batches (`models.train --short-len`) against the same batch in one piece, on a
 real checkpoint and real data: loss and gradient norm both ways, and of each part alone.
 
-    python bench/split_batch.py [--checkpoint assets/bert] [--data-dir ../shared/data] [--sizes 64 128]
+    python3 -m bench.split_batch [--checkpoint assets/bert] [--data-dir ../shared/data] [--sizes 64 128]
 
 The two ways must agree (the split only crops padding); the parts alone show how noisy the
 short-sentence part's gradient is. Prints figures; asserts nothing. CPU: about 4 minutes for both sizes
@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import data, train  # noqa: E402
-from models.checkpoint import load  # noqa: E402
-from models.tokenizers import special_ids  # noqa: E402
+from models import data, train
+from models.checkpoint import load
+from models.tokenizers import special_ids
 
 
 def loss_and_grad_norm(task, model, batch) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """Seconds from `python app.py` to the first HTTP 200, and peak RSS until `--settle` seconds later.
 
-    python bench/startup.py [--runs 3]
+    python3 -m bench.startup [--runs 3]
 
 By then every checkpoint under assets/ has been opened and checked (config, tokenizer, metrics, the weight
 files' headers); a model's weights are read at its first use (explorer.inference.registry). What the first
@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import start_app, stop  # noqa: E402
+from bench._server import start_app, stop
 
 
 class PeakRSS(threading.Thread):

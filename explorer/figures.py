@@ -132,7 +132,7 @@ VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; 
 # _adjustTickLabelsOverflow inside its loop over the labels), n^2 layout reads and style writes. A 256-token map's
 # two axes took ~1 s a draw, and a result draws a few times (automargin, the page's fit and colour bar): the
 # browser froze after the answer came, 4.1 s on a desktop and 11.5 on a phone; 1.3 and 1.3 s now, loading plotly.js
-# included (python bench/browser_draw.py).
+# included (python3 -m bench.browser_draw).
 # A template's xaxis/yaxis apply to every x and y axis of a figure (xaxis2, yaxis3, ...).
 # The toolbar keeps zoom, zoom in/out, reset and the PNG download: select, lasso, pan and autoscale mean nothing on a
 # heatmap and cost a keyboard user ~4 Tab presses per plot (BERT's tab had 36 toolbar stops between its inputs and
