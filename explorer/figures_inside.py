@@ -1,6 +1,6 @@
 """Figures of the whole computation (pure: numpy arrays, tokens and words in, `go.Figure` out).
 
-For explorer/inside.py (one layer, vector by vector), explorer/luong.py (Luong's six steps),
+For explorer/inside.py (one layer, vector by vector), explorer/luong.py (Luong's four steps),
 explorer/choices.py (next-word choices beside the attention rows), explorer/bert_inputs.py (the input sum,
 the two position tables) and explorer/elmo.py (the layer weights and the cosine between senses).
 Nothing here knows a model: every shape is read from the arrays, every word (titles, axis names) is passed
@@ -122,7 +122,7 @@ def bars(values, names: Sequence[str], title: str, value_title: str = "", highli
 
 def luong_steps(source_tokens: Sequence[str], scores, weights, top_tokens: Sequence[str], top_probs,
                 chosen: int | None, titles: Sequence[str]) -> go.Figure:
-    """Three panels side by side: the raw scores e_t over the source, their softmax a_t, and the vocabulary
+    """Three panels side by side: the raw scores e_t over the source, their softmax alpha_t, and the vocabulary
     softmax's top-k (the chosen word outlined). `titles`: the three panel titles and the figure's."""
     e, a, p = (np.asarray(x, dtype=np.float64).ravel() for x in (scores, weights, top_probs))
     if not (e.size == a.size == len(source_tokens)) or p.size != len(top_tokens):

@@ -6,11 +6,12 @@ switch at the top of the page then sends `t(key, "ko")` (or back) to every regis
 component. Strings that the views compute (a summary line, a status) take their language as
 an argument and use the same dictionary, with str.format fields.
 
-Korean uses the course lectures' terms: 어텐션, 셀프 어텐션, 인코더-디코더 어텐션 (Encoder-Decoder
-Attention; not 교차 어텐션), 멀티 헤드 어텐션 (Multi-Head Attention), 포지셔널 인코딩 (Positional
-Encoding; 위치 인코딩 in parentheses where it helps), Multiplicative (general) and Bahdanau (additive)
-attention, scores explained as 유사도 (similarity), 얼라인먼트 for alignment (정렬 reads as "sorting"),
-인코더, 디코더, 마스크, 헤드, 레이어, 토큰, 임베딩, 빔 서치; paper titles and formulas stay as they are.
+Korean uses the course lectures' terms, listed with the keys that show them in explorer/glossary.py
+(docs/glossary.md; tests/explorer/test_glossary.py holds every string to it): 어텐션, 셀프 어텐션,
+인코더-디코더 어텐션 (Encoder-Decoder Attention; not 교차 어텐션), 멀티 헤드 어텐션, 마스크드 (never
+마스크된), 포지셔널 인코딩, 포지션 와이즈 FFN, 어텐션 스코어 행렬, Luong's four steps as deck 000 names
+them, 정렬 for alignment, 감정 분석, 전제 / 가설, 함의 / 중립 / 모순; Multiplicative (general) and Bahdanau
+(additive) attention, scores explained as 유사도 (similarity); paper titles and formulas stay as they are.
 No gradio here (only app.py and ui/ import it).
 """
 from __future__ import annotations
@@ -85,20 +86,20 @@ STRINGS: dict[str, dict[str, str]] = {
               "one extra loss, guided alignment (Chen et al. 2016): each French word's attention is pulled toward the "
               "English word transformer-en-fr attends to most, so these maps are taught as well as learned.",
         "ko": "RNN 인코더-디코더(영어 → 프랑스어)입니다. 디코더가 각 소스 상태와의 유사도를 점수로 매기는 방식(점수 함수)을 "
-              "고르세요. 얼라인먼트(alignment) 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
+              "고르세요. 정렬(alignment) 그림에서 행은 디코더가 만든 토큰, 열은 소스 토큰이고, 값은 그 토큰을 만들 때 각 소스 "
               "토큰에 준 어텐션 가중치입니다. 'I am a student.'는 'je suis étudiant'로 번역되어야 합니다. "
               "어텐션이 있는 네 모델은 손실 하나를 더해 학습했습니다(guided alignment, Chen et al. 2016). 프랑스어 "
-              "단어마다 transformer-en-fr 모델이 가장 많이 보는 영어 단어 쪽으로 어텐션을 끌어당기므로, 이 얼라인먼트는 "
+              "단어마다 transformer-en-fr 모델이 가장 많이 보는 영어 단어 쪽으로 어텐션을 끌어당기므로, 이 정렬은 "
               "스스로 배운 것이면서 가르친 것이기도 합니다. 모델이 영어 문장을 읽으므로 예시도 영어입니다.",
     },
     "s2s.none_choice": {"en": "none (no attention)", "ko": "없음 (어텐션 없음)"},
     "s2s.score": {"en": "Score function", "ko": "점수(유사도) 함수"},
     "s2s.text": {"en": "English sentence", "ko": "영어 문장"},
-    "s2s.align": {"en": "Alignment (target × source)", "ko": "얼라인먼트 (타깃 × 소스)"},
+    "s2s.align": {"en": "Alignment (target × source)", "ko": "정렬 (타깃 × 소스)"},
     "s2s.step": {"en": "Decoding step", "ko": "디코딩 단계"},
     "s2s.bars": {"en": "Attention at this step", "ko": "이 단계의 어텐션"},
     "s2s.files": {"en": "Downloads: record JSON, alignment CSV, alignment figure HTML (every step)",
-                  "ko": "다운로드: 기록 JSON, 얼라인먼트 CSV, 얼라인먼트 그림 HTML (모든 단계)"},
+                  "ko": "다운로드: 기록 JSON, 정렬 CSV, 정렬 그림 HTML (모든 단계)"},
     # ------------------------------------------------------------------ score functions
     "sf.intro": {
         "en": "The same English sentence through the five RNN encoder-decoders: **dot** sᵀh and **general** sᵀWh, "
@@ -118,12 +119,12 @@ STRINGS: dict[str, dict[str, str]] = {
               "sₜ₋₁이며 컨텍스트 벡터가 LSTM 입력으로 들어갑니다(Bahdanau). 점수는 디코더 상태와 각 소스 상태가 얼마나 비슷한지(유사도)를 잽니다. "
               "따라서 모델들은 점수 함수만 다른 것이 아닙니다. 어텐션이 있는 네 모델은 양방향 인코더를 쓰고, none은 Sutskever et al.처럼 단방향 인코더로 "
               "소스를 거꾸로 읽습니다. 어텐션이 있는 네 모델은 모두 같은 guided alignment 손실로 학습했으므로(첫 번째 탭 "
-              "참고), 얼라인먼트의 차이는 점수 함수만으로 생길 차이보다 작습니다. "
-              "얼라인먼트 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
+              "참고), 정렬의 차이는 점수 함수만으로 생길 차이보다 작습니다. "
+              "정렬 그림 아래는 어텐션 각 행의 엔트로피(nats)입니다. 0이면 소스 토큰 하나에 "
               "모든 가중치가 몰린 것이고, log S면 S개 토큰에 고르게 퍼진 것입니다.",
     },
     "sf.run": {"en": "Compare", "ko": "비교하기"},
-    "sf.figure": {"en": "Alignments and entropy per row", "ko": "얼라인먼트와 행별 엔트로피"},
+    "sf.figure": {"en": "Alignments and entropy per row", "ko": "정렬과 행별 엔트로피"},
     "sf.table": {"en": "Translation and mean attention entropy per model", "ko": "모델별 번역과 평균 어텐션 엔트로피"},
     "sf.summary": {
         "en": "Most peaked attention: **{model}** (mean row entropy {h:.2f} nats; uniform would be {u:.2f}).",
@@ -135,7 +136,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "Attention) and Encoder-Decoder Attention (cross attention), every layer and head at a glance; pick "
               "one to see it large. Greedy search is beam size 1.",
         "ko": "인코더 셀프 어텐션(멀티 헤드 어텐션), 디코더의 마스크드 셀프 어텐션(마스크드 멀티 헤드 어텐션), "
-              "인코더-디코더 어텐션(교차 어텐션)을 모든 레이어와 헤드에 걸쳐 한눈에 "
+              "인코더-디코더 어텐션(Encoder-Decoder Attention)을 모든 레이어와 헤드에 걸쳐 한눈에 "
               "봅니다. 레이어와 헤드를 고르면 크게 볼 수 있습니다. 빔 크기 1은 그리디 디코딩입니다.",
     },
     "tr.beam": {"en": "Beam size (1 = greedy)", "ko": "빔 크기 (1 = 그리디)"},
@@ -319,7 +320,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "the shipped (best) checkpoint.",
         "ko": "각 번역 모델을 학습하는 동안 고정된 관찰 문장(probe)의 인코더-디코더 어텐션(헤드 평균)을 저장해 두었습니다. "
               "처음에는 거의 균등하고(엔트로피가 log S에 가까움), 모델이 어떤 소스 단어를 읽어야 하는지 배우면서 "
-              "점점 뾰족해집니다. 어텐션이 있는 네 RNN 모델은 프랑스어 단어마다 어텐션을 transformer-en-fr 모델의 얼라인먼트 쪽으로 "
+              "점점 뾰족해집니다. 어텐션이 있는 네 RNN 모델은 프랑스어 단어마다 어텐션을 transformer-en-fr 모델의 정렬 쪽으로 "
               "끌어당기는 손실(guided alignment)도 함께 받았고, 트랜스포머들은 번역만으로 스스로 배웠습니다. "
               "행은 모델이 그 시점에 만든 번역이 아니라, 디코더에 넣어 준 정답 번역(teacher "
               "forcing)의 토큰입니다. 마지막 스냅샷은 학습이 끝난 시점이며, 배포한(가장 좋은) 체크포인트와 다를 수 "
@@ -346,8 +347,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "runs at a time (others wait in line); it stops at the time limit, when you press Stop, or when you "
               "close the page.",
         "ko": "작은 어텐션 인코더-디코더(임베딩·은닉 상태 64차원)를 이 서버의 CPU에서 토이 영어 → 프랑스어 문법으로 학습시키며, "
-              "관찰 문장의 얼라인먼트(alignment)가 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
-              "부정이 동사를 감싸므로(ne … pas) 올바른 얼라인먼트는 대각선이 아닙니다. 얼라인먼트의 행은 디코더에 넣어 준 정답 "
+              "관찰 문장의 정렬(alignment)이 점점 또렷해지는 것을 지켜보세요. 프랑스어에서는 색깔 형용사가 명사 뒤에 오고 "
+              "부정이 동사를 감싸므로(ne … pas) 올바른 정렬은 대각선이 아닙니다. 정렬의 행은 디코더에 넣어 준 정답 "
               "번역(teacher forcing)의 토큰이며, 모델이 만든 번역은 따로 보여 줍니다. 한 번에 하나의 학습만 실행되며 "
               "(다른 사람은 차례를 기다림), 시간 제한에 도달하거나 멈추기를 누르거나 페이지를 닫으면 멈춥니다.",
     },
@@ -357,7 +358,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "live.start": {"en": "Start training", "ko": "학습 시작"},
     "live.stop": {"en": "Stop", "ko": "멈추기"},
     "live.loss": {"en": "Training loss", "ko": "학습 손실"},
-    "live.align": {"en": "Alignment on the probe sentence", "ko": "관찰 문장의 얼라인먼트"},
+    "live.align": {"en": "Alignment on the probe sentence", "ko": "관찰 문장의 정렬"},
     "live.translation": {"en": "Current translation of the probe", "ko": "관찰 문장의 현재 번역"},
     "live.files": {"en": "Download: the final record (JSON)", "ko": "다운로드: 최종 기록 (JSON)"},
     "live.stopped": {"en": "Stopped.", "ko": "멈췄습니다."},
@@ -574,8 +575,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "s2s.align_none": {"en": "No attention: the decoder starts from the encoder's final state and never looks back.",
                        "ko": "어텐션 없음: 디코더는 인코더의 마지막 상태에서 시작하며 소스를 다시 보지 않습니다."},
-    "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 얼라인먼트"},
-    "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 얼라인먼트"},
+    "s2s.align_title_none": {"en": "{model}: alignment", "ko": "{model}: 정렬"},
+    "s2s.align_title": {"en": "{model}: target × source alignment", "ko": "{model}: 타깃 × 소스 정렬"},
     # {end}: "." unless the produced token already ends a sentence ("ant." gave "ant..")
     "s2s.step_head": {"en": "**Step {t}/{T}**: the decoder read *{fed}* and produced **{produced}**{end}",
                       "ko": "**{t}/{T}단계**: 디코더 입력 *{fed}*, 출력 **{produced}**{end}"},
@@ -587,16 +588,17 @@ STRINGS: dict[str, dict[str, str]] = {
                             "state, the encoder's final (h, c).",
                       "ko": "어텐션이 없습니다: 디코더가 소스에 대해 아는 것은 모두 초기 상태, 즉 인코더의 마지막 (h, c)로 "
                             "들어온 것입니다."},
-    "s2s.step_context": {"en": "Its context vector c{t} = Σᵢ αᵢ hᵢ came mostly from {top} ({share} of the weight).",
-                         "ko": "이 단계의 컨텍스트 벡터 c{t} = Σᵢ αᵢ hᵢ는 주로 {top}에서 왔습니다(가중치의 {share})."},
+    "s2s.step_context": {"en": "Its Attention Value, the context vector a{t} = Σᵢ αᵢ hᵢ, came mostly from {top} "
+                               "({share} of the weight).",
+                         "ko": "이 단계의 어텐션 값(컨텍스트 벡터) a{t} = Σᵢ αᵢ hᵢ는 주로 {top}에서 왔습니다(가중치의 {share})."},
     "s2s.bars_title": {"en": "Step {t}: attention while producing '{produced}'",
                        "ko": "{t}단계: '{produced}' 출력 시의 어텐션"},
     "tr.title_enc": {"en": "Encoder self-attention", "ko": "인코더 셀프 어텐션"},
     "tr.title_dec": {"en": "Decoder masked self-attention", "ko": "디코더 마스크드 셀프 어텐션"},
     "tr.title_cross": {"en": "Encoder-Decoder Attention (decoder → encoder)", "ko": "인코더-디코더 어텐션 (디코더 → 인코더)"},
     "tr.no_view": {"en": "This model has no {what}.", "ko": "이 모델에는 {what}이 없습니다."},
-    "tr.scores_title": {"en": "Decoder masked scores, layer {l}, head {h}",
-                        "ko": "디코더 마스크드 점수, 레이어 {l}, 헤드 {h}"},
+    "tr.scores_title": {"en": "Decoder Attention Score Matrix (masked), layer {l}, head {h}",
+                        "ko": "디코더 어텐션 스코어 행렬 (마스크드), 레이어 {l}, 헤드 {h}"},
     "bert.first": {"en": "Run BERT on a sentence first.", "ko": "먼저 문장에 BERT를 실행하세요."},
     "bert.title": {"en": "BERT self-attention", "ko": "BERT 셀프 어텐션"},
     "bert.topk_title": {"en": "Fill-mask: top predictions", "ko": "[MASK] 채우기: 상위 예측"},
@@ -641,7 +643,7 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "이 요청은 취소되었습니다: 페이지가 {s}초 동안 결과를 받지 않았습니다. 버튼을 다시 누르세요."},
     # ------------------------------------------------------------------ the whole computation (issue 33)
     "tab.layer": {"en": "Inside a layer", "ko": "레이어 내부 들여다보기"},
-    "tab.luong": {"en": "Luong's six steps", "ko": "Luong 어텐션의 여섯 단계"},
+    "tab.luong": {"en": "Luong's four steps", "ko": "Luong 어텐션의 네 단계"},
     "tab.choices": {"en": "Next-word choices", "ko": "다음 단어 후보"},
     "tab.bert_inputs": {"en": "BERT's inputs & masking", "ko": "BERT 입력과 마스킹"},
     "tab.elmo": {"en": "ELMo: mixing layers", "ko": "ELMo: 레이어 가중합"},
@@ -655,15 +657,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.cosine 1·2": {"en": "cosine 1·2", "ko": "코사인 유사도 1·2"},
     # inside a layer (explorer/inside.py)
     "il.intro": {
-        "en": "Follow one token through one layer, as the model computes it: x → Q, K, V per head (d_k = d_model / h) "
+        "en": "Follow one token through one layer, as the model computes it: x → Query, Key, Value (Q, K, V) per "
+              "head (d_k = d_model / h) "
               "→ scores QK^T/√d_k (−∞ where the decoder's mask hides a key) → softmax → weights × V = each head's "
-              "output → Concat · W^O (**Multi-Head Attention**) → + residual → LayerNorm → feed-forward (W1, "
+              "output → Concat · W^O (**Multi-Head Attention**) → + residual → LayerNorm → Position-wise FFN (W1, "
               "activation, W2) → + residual → LayerNorm → the next layer's input. Every number is recomputed from "
               "the weights and equals the model's own forward pass.",
-        "ko": "토큰 하나를 레이어 하나에 통과시키며 모델이 계산하는 순서대로 따라갑니다: x → 헤드별 Q, K, V "
-              "(d_k = d_model / h) → 점수 QK^T/√d_k (디코더의 마스크가 가린 키는 −∞) → 소프트맥스 → 가중치 × V = "
+        "ko": "토큰 하나를 레이어 하나에 통과시키며 모델이 계산하는 순서대로 따라갑니다: x → 헤드별 쿼리(Q), 키(K), 값(V) "
+              "(d_k = d_model / h) → 점수 QK^T/√d_k (디코더의 마스크가 가린 키는 −∞) → 소프트맥스 → 가중치 × 값(V) = "
               "헤드별 출력 → Concat · W^O (**멀티 헤드 어텐션 (Multi-Head Attention)**) → + 잔차 연결 → LayerNorm → "
-              "피드포워드 (W1, 활성화 함수, W2) → + 잔차 연결 → LayerNorm → 다음 레이어의 입력. 모든 숫자는 가중치로 "
+              "포지션 와이즈 FFN (Position-wise FFN; W1, 활성화 함수, W2) → + 잔차 연결 → LayerNorm → 다음 레이어의 입력. 모든 숫자는 가중치로 "
               "다시 계산한 값이며 모델 자신의 순전파 결과와 같습니다.",
     },
     "il.model": {"en": "Model", "ko": "모델"},
@@ -677,10 +680,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "il.plot_scores": {"en": "Scores and softmax, every head", "ko": "헤드별 점수와 소프트맥스"},
     "il.plot_qkv": {"en": "Queries and each head's output", "ko": "쿼리와 헤드별 출력"},
     "il.plot_heads": {"en": "Each head's contribution", "ko": "헤드별 기여도"},
-    "il.plot_ffn": {"en": "Feed-forward hidden layer", "ko": "피드포워드 은닉층"},
+    "il.plot_ffn": {"en": "Position-wise FFN: the hidden layer", "ko": "포지션 와이즈 FFN (Position-wise FFN)의 은닉층"},
     "lu.model": {"en": "Model (RNN with attention)", "ko": "모델 (어텐션이 있는 RNN)"},
-    "lu.plot_steps": {"en": "Steps 3, 4 and 6", "ko": "3, 4, 6단계"},
-    "lu.plot_vectors": {"en": "The vectors (steps 1, 2, 5, 6)", "ko": "벡터들 (1, 2, 5, 6단계)"},
+    "lu.plot_steps": {"en": "Steps 1, 2 and 4", "ko": "1, 2, 4단계"},
+    "lu.plot_vectors": {"en": "The vectors (h_i, h_t; steps 3 and 4)", "ko": "벡터들 (h_i, h_t; 3, 4단계)"},
     "lu.table": {"en": "Next-word candidates", "ko": "다음 단어 후보"},
     "ch.model": {"en": "Translation model", "ko": "번역 모델"},
     "ch.plot": {"en": "Attention rows and next-word choices", "ko": "어텐션 행과 다음 단어 후보"},
@@ -699,13 +702,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "il.summary_md": {"en": "Summary", "ko": "요약"},
     "il.fig_stream": {"en": "The residual stream at '{token}', layer {l}", "ko": "'{token}'의 잔차 스트림, 레이어 {l}"},
     "il.fig_qkv": {"en": "{kind}: the query q of '{token}' and each head's output, weights × V (h = {h}, d_k = {d_k})",
-                   "ko": "{kind}: '{token}'의 쿼리 q와 헤드별 출력 가중치 × V (h = {h}, d_k = {d_k})"},
+                   "ko": "{kind}: '{token}'의 쿼리 q와 헤드별 출력 가중치 × 값(V) (h = {h}, d_k = {d_k})"},
     "il.fig_scores": {"en": "{kind}: the query '{token}' in every head", "ko": "{kind}: 모든 헤드에서 쿼리 '{token}'"},
     "il.fig_heads": {"en": "{kind}: each head's contribution |head_j · W^O_j|",
                      "ko": "{kind}: 헤드별 기여도 |head_j · W^O_j|"},
-    "il.fig_ffn": {"en": "Feed-forward at '{token}': W1 → {act} → W2 (d_ff = {d_ff})",
-                   "ko": "'{token}'의 피드포워드: W1 → {act} → W2 (d_ff = {d_ff})"},
-    "il.kind_self": {"en": "Multi-Head Attention (self)", "ko": "멀티 헤드 셀프 어텐션 (Multi-Head Attention)"},
+    "il.fig_ffn": {"en": "Position-wise FFN at '{token}': W1 → {act} → W2 (d_ff = {d_ff})",
+                   "ko": "'{token}'의 포지션 와이즈 FFN: W1 → {act} → W2 (d_ff = {d_ff})"},
+    "il.kind_self": {"en": "Multi-Head Attention (self)", "ko": "멀티 헤드 어텐션 (Multi-Head Attention, 셀프)"},
     "il.kind_masked_self": {"en": "Masked Multi-Head Attention", "ko": "마스크드 멀티 헤드 어텐션 (Masked Multi-Head Attention)"},
     "il.kind_cross": {"en": "Encoder-Decoder Attention", "ko": "인코더-디코더 어텐션 (Encoder-Decoder Attention)"},
     "il.row_x": {"en": "x: the layer's input", "ko": "x: 레이어 입력"},
@@ -717,11 +720,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "il.short_self": {"en": "self-attention", "ko": "셀프 어텐션"},
     "il.short_masked_self": {"en": "masked self-attention", "ko": "마스크드 셀프 어텐션"},
     "il.short_cross": {"en": "Encoder-Decoder Attention", "ko": "인코더-디코더 어텐션"},
-    "il.row_ffn_out": {"en": "FFN output", "ko": "FFN 출력"},
+    "il.row_ffn_out": {"en": "Position-wise FFN output", "ko": "포지션 와이즈 FFN 출력"},
     "il.row_next": {"en": "the next layer's input", "ko": "다음 레이어의 입력"},
     "il.row_final": {"en": "after the final LayerNorm", "ko": "마지막 LayerNorm 뒤"},
     "il.row_q": {"en": "q head {h}", "ko": "q 헤드 {h}"},
-    "il.row_head_out": {"en": "weights × V, head {h}", "ko": "가중치 × V, 헤드 {h}"},
+    "il.row_head_out": {"en": "weights × V, head {h}", "ko": "가중치 × 값(V), 헤드 {h}"},
     "il.row_hidden_pre": {"en": "x W1 + b1", "ko": "x W1 + b1"},
     "il.row_hidden": {"en": "{act}(x W1 + b1)", "ko": "{act}(x W1 + b1)"},
     "il.head": {"en": "head {h}", "ko": "헤드 {h}"},
@@ -738,36 +741,44 @@ STRINGS: dict[str, dict[str, str]] = {
                          "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |next input| = {nn:.2f}.",
                    "ko": "**{model}**, {stack} 레이어 {l}/{n}, 토큰 **{token}** (위치 {i}). d_model = {d} = h × d_k "
                          "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |다음 입력| = {nn:.2f}."},
-    # Luong's six steps (explorer/luong.py)
+    # Luong's four steps (explorer/luong.py), named and numbered as the lecture deck 000 has them
     "lu.intro": {
-        "en": "One decoding step of an RNN encoder-decoder, in Luong et al. (2015)'s six steps: 1. the encoder states "
-              "h_i; 2. the decoder state h_t; 3. the scores e_t = score(h_t, h_i) (dot, general = Multiplicative, "
-              "scaled dot); 4. a_t = softmax(e_t); 5. the context c_t = Σ a_t,i h_i; 6. h~_t = tanh(W_c [c_t; h_t]) "
-              "and softmax(W_s h~_t) over the vocabulary. Bahdanau (additive) attention scores with the previous "
-              "state s_{t-1} instead. Every number is recomputed from the weights and equals the model's own step.",
-        "ko": "RNN 인코더-디코더의 디코딩 한 스텝을 Luong 외(2015)의 여섯 단계로 봅니다: 1. 인코더 은닉 상태 h_i; "
-              "2. 디코더 은닉 상태 h_t; 3. 점수(유사도) e_t = score(h_t, h_i) (dot, general = Multiplicative(곱셈) "
-              "어텐션, scaled dot); 4. a_t = softmax(e_t); 5. 컨텍스트 벡터 c_t = Σ a_t,i h_i; 6. h~_t = "
-              "tanh(W_c [c_t; h_t])와 어휘 전체에 대한 softmax(W_s h~_t). Bahdanau(additive, 덧셈) 어텐션은 이전 상태 "
-              "s_{t-1}로 점수를 냅니다. 모든 숫자는 가중치로 다시 계산한 값이며 모델 자신의 스텝과 같습니다.",
+        "en": "One decoding step of an RNN encoder-decoder (Luong et al. 2015) in four steps. Given the encoder's "
+              "hidden states h_i and the decoder's hidden state h_t: 1. Attention Score e_t = score(h_t, h_i) (dot, "
+              "general = Multiplicative, scaled dot); 2. Attention Distribution α_t = softmax(e_t); 3. Attention "
+              "Value a_t = Σ α_t,i h_i, the context vector; 4. Prediction Vector h~_t = tanh(W_c [a_t; h_t]), and "
+              "softmax(W_s h~_t) over the vocabulary. Bahdanau (additive) attention scores with the previous state "
+              "s_{t-1} instead and feeds a_t to the LSTM. Every number is recomputed from the weights and equals "
+              "the model's own step.",
+        "ko": "RNN 인코더-디코더(Luong 외 2015)의 디코딩 한 스텝을 네 단계로 봅니다. 인코더 은닉 상태 h_i와 디코더 은닉 "
+              "상태 h_t에서 시작합니다: 1. 어텐션 스코어(Attention Score) e_t = score(h_t, h_i) (dot, general = "
+              "Multiplicative(곱셈) 어텐션, scaled dot); 2. 어텐션 분포(Attention Distribution) α_t = softmax(e_t); "
+              "3. 어텐션 값(Attention Value) a_t = Σ α_t,i h_i, 곧 컨텍스트 벡터; 4. 예측 벡터(Prediction Vector) "
+              "h~_t = tanh(W_c [a_t; h_t])와 어휘 전체에 대한 softmax(W_s h~_t). Bahdanau(additive, 덧셈) 어텐션은 "
+              "이전 상태 s_{t-1}로 점수를 내고 a_t를 LSTM에 넣습니다. 모든 숫자는 가중치로 다시 계산한 값이며 모델 "
+              "자신의 스텝과 같습니다.",
     },
     "lu.step": {"en": "Decoding step t", "ko": "디코딩 스텝 t"},
-    "lu.run": {"en": "Show the six steps", "ko": "여섯 단계 보기"},
+    "lu.run": {"en": "Show the four steps", "ko": "네 단계 보기"},
     "lu.top_k": {"en": "Top-k next words", "ko": "다음 단어 후보 수 (top-k)"},
-    "lu.panel_scores": {"en": "3. scores e_t = score({query}, h_i)", "ko": "3. 점수(유사도) e_t = score({query}, h_i)"},
-    "lu.panel_weights": {"en": "4. a_t = softmax(e_t)", "ko": "4. a_t = softmax(e_t)"},
-    "lu.panel_top": {"en": "6. softmax(W_s h~_t): top {k}", "ko": "6. softmax(W_s h~_t): 상위 {k}개"},
+    "lu.panel_scores": {"en": "1. Attention Score e_t = score({query}, h_i)",
+                        "ko": "1. 어텐션 스코어 (Attention Score) e_t = score({query}, h_i)"},
+    "lu.panel_weights": {"en": "2. Attention Distribution α_t = softmax(e_t)",
+                         "ko": "2. 어텐션 분포 (Attention Distribution) α_t = softmax(e_t)"},
+    "lu.panel_top": {"en": "4. softmax(W_s h~_t): top {k}", "ko": "4. softmax(W_s h~_t): 상위 {k}개"},
     "lu.fig_steps": {"en": "Step {t}: reads '{read}', puts out '{token}'", "ko": "스텝 {t}: '{read}'을(를) 읽고 '{token}'을(를) 냄"},
     "lu.fig_vectors": {"en": "The vectors of step {t}", "ko": "스텝 {t}의 벡터들"},
-    "lu.row_enc": {"en": "1. h_{i} ('{token}')", "ko": "1. h_{i} ('{token}')"},
-    "lu.row_query": {"en": "2. the state that scores: {query}", "ko": "2. 점수를 내는 상태: {query}"},
+    "lu.row_enc": {"en": "h_{i} ('{token}')", "ko": "h_{i} ('{token}')"},
+    "lu.row_query": {"en": "the state that scores: {query}", "ko": "점수를 내는 상태: {query}"},
     "lu.row_state": {"en": "the new state {state}", "ko": "새 상태 {state}"},
-    "lu.row_context": {"en": "5. context c_t = Σ a_t,i h_i", "ko": "5. 컨텍스트 벡터 c_t = Σ a_t,i h_i"},
-    "lu.row_attentional": {"en": "6. h~_t = tanh(W_c {concat})", "ko": "6. h~_t = tanh(W_c {concat})"},
+    "lu.row_context": {"en": "3. Attention Value a_t = Σ α_t,i h_i (context vector)",
+                       "ko": "3. 어텐션 값 (Attention Value) a_t = Σ α_t,i h_i (컨텍스트 벡터)"},
+    "lu.row_attentional": {"en": "4. Prediction Vector h~_t = tanh(W_c {concat})",
+                           "ko": "4. 예측 벡터 (Prediction Vector) h~_t = tanh(W_c {concat})"},
     "lu.summary": {"en": "**{model}** ({score}), step {t}: reads **{read}**, puts out **{token}** with p = {p} (rank {rank}); "
-                         "the most attended source token is **{src}** (a = {a:.3f}).",
+                         "the most attended source token is **{src}** (α = {a:.3f}).",
                    "ko": "**{model}** ({score}), 스텝 {t}: 읽은 토큰 **{read}**, 낸 토큰 **{token}**, p = {p} "
-                         "(순위 {rank}). 가장 많이 보는 원문 토큰: **{src}** (a = {a:.3f})."},
+                         "(순위 {rank}). 가장 많이 보는 원문 토큰: **{src}** (α = {a:.3f})."},
     "lu.score_dot": {"en": "dot", "ko": "dot (내적)"},
     "lu.score_scaled_dot": {"en": "scaled dot", "ko": "scaled dot (스케일드 내적)"},
     "lu.score_general": {"en": "general (Multiplicative)", "ko": "general (Multiplicative, 곱셈)"},
@@ -1119,17 +1130,18 @@ STRINGS: dict[str, dict[str, str]] = {
                   "ko": "단계: 고른 토큰, 그 확률, 가장 확률이 높은 다른 후보"},
     "gpt.step": {"en": "Step", "ko": "단계"},
     "gpt.step_plot": {"en": "Next-token distribution at the chosen step", "ko": "고른 단계의 다음 토큰 분포"},
-    "gpt.scores": {"en": "Masked scores QKᵀ/√d_k and their softmax", "ko": "마스크된 점수 QKᵀ/√d_k와 소프트맥스"},
+    "gpt.scores": {"en": "Attention Score Matrix QKᵀ/√d_k (masked) and its softmax",
+                   "ko": "어텐션 스코어 행렬 (Attention Score Matrix) QKᵀ/√d_k (마스크드)와 소프트맥스"},
     "gpt.files": {"en": "Downloads: the generation (JSON), tables (CSV), figures (HTML)",
                   "ko": "다운로드: 생성 기록 (JSON), 표 (CSV), 그림 (HTML)"},
     "gpt.no_steps": {"en": "No token was generated.", "ko": "생성된 토큰이 없습니다."},
     "gpt.generate_first": {"en": "Generate a text to see its attention.", "ko": "글을 생성하면 어텐션이 보입니다."},
-    "gpt.title": {"en": "GPT masked self-attention", "ko": "GPT 마스크된 셀프 어텐션"},
+    "gpt.title": {"en": "GPT masked self-attention", "ko": "GPT 마스크드 셀프 어텐션"},
     "gpt.step_title": {"en": "Step {i}: the most likely next tokens", "ko": "단계 {i}: 가장 확률이 높은 다음 토큰"},
     "gpt.step_label": {"en": "step {i}: chose '{token}' (p = {p:.4f})",
                        "ko": "단계 {i}: '{token}' 선택 (p = {p:.4f})"},
-    "gpt.scores_title": {"en": "GPT layer {l}, head {h}: masked scores and softmax",
-                         "ko": "GPT 레이어 {l}, 헤드 {h}: 마스크된 점수와 소프트맥스"},
+    "gpt.scores_title": {"en": "GPT layer {l}, head {h}: Attention Score Matrix (masked) and softmax",
+                         "ko": "GPT 레이어 {l}, 헤드 {h}: 어텐션 스코어 행렬 (마스크드)과 소프트맥스"},
     "gpt.compare_tab": {"en": "BERT beside GPT", "ko": "BERT와 GPT 나란히"},
     "gpt.compare_intro": {
         "en": "The same text through BERT (reads both ways, trained to fill in masked words) and the GPT (reads left "
@@ -1203,14 +1215,18 @@ STRINGS: dict[str, dict[str, str]] = {
               "Hu et al. 2021). 예측 아래에는 같은 토큰에서 파인튜닝한 모델과 사전 학습 모델의 어텐션, 헤드마다의 "
               "차이, [CLS]가 보는 곳이 나옵니다."},
     "ft.task": {"en": "Task", "ko": "작업"},
-    "ft.task_sentiment": {"en": "Sentiment (one sentence -> label)", "ko": "감성 분석 (문장 하나 -> 레이블)"},
-    "ft.task_nli": {"en": "NLI (sentence pair -> label)", "ko": "자연어 추론 (문장 쌍 -> 레이블)"},
+    "ft.task_sentiment": {"en": "Sentiment analysis (one sentence -> label)", "ko": "감정 분석 (문장 하나 -> 레이블)"},
+    "ft.task_nli": {"en": "NLI (sentence pair -> label)", "ko": "자연어 추론 (NLI, 문장 쌍 -> 레이블)"},
+    # the NLI labels as the page shows them (models/task_data.py NLI_LABELS; label_text)
+    "label.entailment": {"en": "entailment", "ko": "함의 (entailment)"},
+    "label.neutral": {"en": "neutral", "ko": "중립 (neutral)"},
+    "label.contradiction": {"en": "contradiction", "ko": "모순 (contradiction)"},
     "ft.task_pos": {"en": "POS tagging (a tag per word)", "ko": "품사 태깅 (단어마다 태그)"},
     "ft.task_ner": {"en": "Named entities (a tag per word)", "ko": "개체명 인식 (단어마다 태그)"},
     "ft.task_qa": {"en": "Question answering (answer span)", "ko": "질의응답 (답 구간)"},
     "ft.text": {"en": "Sentence, premise or question", "ko": "문장, 전제 또는 질문"},
     "ft.text_b": {"en": "Hypothesis (NLI) or paragraph (question answering)",
-                  "ko": "검증 문장(자연어 추론의 hypothesis) 또는 문단(질의응답)"},
+                  "ko": "가설(hypothesis, 자연어 추론) 또는 문단(질의응답)"},
     "ft.run": {"en": "Predict and compare attention", "ko": "예측하고 어텐션 비교하기"},
     "ft.first": {"en": "Pick a task, type an input and press the button.",
                  "ko": "작업을 고르고 입력을 넣은 뒤 버튼을 누르세요."},
@@ -1224,7 +1240,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ft.explain_nli": {
         "en": "(a) Sentence pair classification: [CLS] premise [SEP] hypothesis [SEP] -> pooled -> softmax over "
               "entailment / neutral / contradiction (MNLI in the paper; SNLI here).",
-        "ko": "(a) 문장 쌍 분류: [CLS] 전제 [SEP] 검증 문장 [SEP] -> 풀링 -> 함의 / 중립 / 모순 소프트맥스 "
+        "ko": "(a) 문장 쌍 분류: [CLS] 전제 [SEP] 가설 [SEP] -> 풀링 -> 함의(entailment) / 중립(neutral) / 모순(contradiction) 소프트맥스 "
               "(논문은 MNLI, 여기서는 SNLI)."},
     "ft.explain_qa": {
         "en": "(c) Question answering: [CLS] question [SEP] paragraph [SEP]; a start vector S and an end vector E "
@@ -1275,7 +1291,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.word": {"en": "word", "ko": "단어"},
     "col.tag": {"en": "tag", "ko": "태그"},
     "what.premise": {"en": "premise", "ko": "전제"},
-    "what.hypothesis": {"en": "hypothesis", "ko": "검증 문장"},
+    "what.hypothesis": {"en": "hypothesis", "ko": "가설"},
     "what.question": {"en": "question", "ko": "질문"},
     "what.paragraph": {"en": "paragraph", "ko": "문단"},
     "err.unknown_task": {"en": "Unknown task '{name}'. Available: {known}.",
@@ -1290,11 +1306,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.too_long": {"en": "The {what} is {n} characters long; the limit is {limit}.",
                      "ko": "{what}의 길이가 {n}자입니다. 최대 {limit}자까지 읽습니다."},
     "err.no_hypothesis": {"en": "Please type a hypothesis: NLI reads a premise and a hypothesis.",
-                          "ko": "검증 문장(hypothesis)을 입력하세요. 자연어 추론은 전제와 검증 문장을 함께 읽습니다."},
+                          "ko": "가설(hypothesis)을 입력하세요. 자연어 추론은 전제와 가설을 함께 읽습니다."},
     "err.qa_line": {"en": 'Expected a JSON object with "question" and "context" on each line.',
                     "ko": '각 줄에 "question"과 "context"가 있는 JSON 객체가 필요합니다.'},
     "err.nli_line": {"en": "Expected two sentences separated by a tab: PREMISE<TAB>HYPOTHESIS.",
-                     "ko": "탭으로 나눈 두 문장이 필요합니다: 전제<TAB>검증 문장."},
+                     "ko": "탭으로 나눈 두 문장이 필요합니다: 전제<TAB>가설."},
     "note.ft_cut": {"en": "Input cut to BERT's {limit} tokens.", "ko": "입력을 BERT가 읽는 {limit}개 토큰으로 잘랐습니다."},
     "note.untagged": {"en": "{n} word(s) have no tokens the model read; tagged {tag}.",
                       "ko": "단어 {n}개는 모델이 읽은 토큰이 없어 {tag}로 표시했습니다."},
@@ -1390,6 +1406,12 @@ def error_text(e: Exception, lang: str = "en") -> str:
 def notice_text(n: str, lang: str = "en") -> str:
     """A notice (explorer.inference.Notice) in `lang`; a plain string stays as it is."""
     return _keyed("note.", n, lang)
+
+
+def label_text(label: str, lang: str = "en") -> str:
+    """A fine-tuned head's label in `lang` (the NLI labels have Korean names); others stay as they are."""
+    key = f"label.{label}"
+    return t(key, lang) if key in STRINGS else label
 
 
 def examples(view: str, lang: str = "en") -> list[list]:

@@ -1,15 +1,16 @@
-"""Luong's six steps: one decoding step of an RNN encoder-decoder with attention, every number from the weights.
+"""Luong's four steps: one decoding step of an RNN encoder-decoder with attention, every number from the weights.
 
-Luong, Pham & Manning 2015, "Effective Approaches to Attention-based Neural Machine Translation", sec. 3:
-  1. the encoder's hidden states h_i (the source, one vector per token);
-  2. the decoder's hidden state h_t: the LSTM run on [E y_{t-1}; h~_{t-1}] (input feeding, sec. 3.3);
-  3. the raw scores e_t,i = score(h_t, h_i): dot h_t . h_i, general h_t^T W_a h_i (eq. 8), or scaled dot;
-  4. the alignment a_t = softmax(e_t) (eq. 7);
-  5. the context vector c_t = sum_i a_t,i h_i;
-  6. the attentional state h~_t = tanh(W_c [c_t; h_t]) (eq. 5), and p(y_t | y_<t, x) = softmax(W_s h~_t) (eq. 6):
+Luong, Pham & Manning 2015, "Effective Approaches to Attention-based Neural Machine Translation", sec. 3, named
+and numbered as the course's deck 000 has them (its a_t is the context vector, the paper's c_t; docs/glossary.md).
+Given the encoder's hidden states h_i (one per source token) and the decoder's hidden state h_t, the LSTM run on
+[E y_{t-1}; h~_{t-1}] (input feeding, sec. 3.3):
+  1. Attention Score e_t,i = score(h_t, h_i): dot h_t . h_i, general h_t^T W_a h_i (eq. 8), or scaled dot;
+  2. Attention Distribution alpha_t = softmax(e_t) (eq. 7, the paper's alignment a_t);
+  3. Attention Value a_t = sum_i alpha_t,i h_i, the context vector (the paper's c_t);
+  4. Prediction Vector h~_t = tanh(W_c [a_t; h_t]) (eq. 5), and p(y_t | y_<t, x) = softmax(W_s h~_t) (eq. 6):
      the next word and its rivals.
 Bahdanau, Cho & Bengio 2015 (additive) score with the PREVIOUS state s_{t-1}, e_t,i = v^T tanh(W s_{t-1} + U h_i)
-(appendix A.1.2); c_t then enters the LSTM beside E y_{t-1}, and the output reads [s_t; c_t; E y_{t-1}] (eq. 4,
+(appendix A.1.2); a_t then enters the LSTM beside E y_{t-1}, and the output reads [s_t; a_t; E y_{t-1}] (eq. 4,
 with a tanh layer in place of their maxout, as models/seq2seq.py has it). The record keeps each model's own order.
 
 The encoder states and the decoder's state before step t come from the model itself (`start`, then `step` for
@@ -38,17 +39,17 @@ class LuongResult:
     decoder_input_tokens: list[str]  # <s> y1 .. yn
     target_tokens: list[str]  # y1 .. yn </s>
     forced: bool  # the target was typed (teacher forcing), not the model's own translation
-    encoder_states: np.ndarray  # (S, d) step 1: h_i
+    encoder_states: np.ndarray  # (S, d) given: h_i
     query_name: str  # "h_t" (Luong: the current state scores) or "s_{t-1}" (Bahdanau: the previous one)
-    query: np.ndarray  # (d,) step 2: the decoder state that scores the source
-    lstm_input: np.ndarray  # (d_emb + d,) [E y_{t-1}; h~_{t-1}] (Luong) or [E y_{t-1}; c_t] (Bahdanau)
+    query: np.ndarray  # (d,) given: the decoder state that scores the source
+    lstm_input: np.ndarray  # (d_emb + d,) [E y_{t-1}; h~_{t-1}] (Luong) or [E y_{t-1}; a_t] (Bahdanau)
     state: np.ndarray  # (d,) the decoder's new top state: h_t (Luong) or s_t (Bahdanau)
-    scores: np.ndarray  # (S,) step 3: e_t
-    weights: np.ndarray  # (S,) step 4: a_t = softmax(e_t)
-    context: np.ndarray  # (d,) step 5: c_t = sum_i a_t,i h_i
-    concat_name: str  # "[c_t; h_t]" or "[s_t; c_t; E y_{t-1}]"
+    scores: np.ndarray  # (S,) step 1, Attention Score: e_t
+    weights: np.ndarray  # (S,) step 2, Attention Distribution: alpha_t = softmax(e_t)
+    context: np.ndarray  # (d,) step 3, Attention Value: a_t = sum_i alpha_t,i h_i (the context vector)
+    concat_name: str  # "[a_t; h_t]" or "[s_t; a_t; E y_{t-1}]"
     concat: np.ndarray  # (2d,) or (2d + d_emb,)
-    attentional: np.ndarray  # (d,) step 6: h~_t = tanh(W_c concat + b_c)
+    attentional: np.ndarray  # (d,) step 4, Prediction Vector: h~_t = tanh(W_c concat + b_c)
     probs: np.ndarray  # (V,) softmax(W_s h~_t + b_s)
     top: list[Choice]  # the top-k next words
     token: str  # the word put out at this step
@@ -94,8 +95,8 @@ def _scores(model, query: torch.Tensor, enc: torch.Tensor) -> torch.Tensor:
 
 
 @torch.inference_mode()
-def six_steps(name: str, text: str, step: int = 0, target: str | None = None, top_k: int = 5,
-              reg: Registry | None = None) -> LuongResult:
+def four_steps(name: str, text: str, step: int = 0, target: str | None = None, top_k: int = 5,
+               reg: Registry | None = None) -> LuongResult:
     """Step `step` of seq2seq model `name` translating `text` (its greedy translation, or the typed `target`)."""
     reg = reg or registry()
     ckpt = reg.get(name, "seq2seq")
@@ -116,7 +117,7 @@ def six_steps(name: str, text: str, step: int = 0, target: str | None = None, to
     if state is None:
         state = (h0, c0) + ((h0.new_zeros(1, c.d_hidden),) if c.attention in LUONG else ())
     h, cell = state[0][0].double(), state[1][0].double()  # (L, d)
-    H = enc[0].double()  # (S, d): step 1, the encoder states h_i
+    H = enc[0].double()  # (S, d): the encoder states h_i
     e_y = model.tgt_emb.weight[tgt_in[0, step]].double()  # (d_emb,) E y_{t-1}
     if c.attention in LUONG:
         lstm_input = torch.cat([e_y, state[2][0].double()])  # input feeding: [E y_{t-1}; h~_{t-1}]
@@ -125,8 +126,8 @@ def six_steps(name: str, text: str, step: int = 0, target: str | None = None, to
         scores = _scores(model, query, H)
         weights = torch.softmax(scores, 0)
         context = weights @ H
-        concat, concat_name, query_name = torch.cat([context, state_t]), "[c_t; h_t]", "h_t"
-    else:  # Bahdanau: s_{t-1} scores, c_t enters the LSTM
+        concat, concat_name, query_name = torch.cat([context, state_t]), "[a_t; h_t]", "h_t"
+    else:  # Bahdanau: s_{t-1} scores, a_t enters the LSTM
         query = h[-1]  # s_{t-1}
         scores = _scores(model, query, H)
         weights = torch.softmax(scores, 0)
@@ -134,7 +135,7 @@ def six_steps(name: str, text: str, step: int = 0, target: str | None = None, to
         lstm_input = torch.cat([e_y, context])
         h_new, _ = _lstm_step(model.decoder, lstm_input, h, cell)
         state_t = h_new[-1]  # s_t
-        concat, concat_name, query_name = torch.cat([state_t, context, e_y]), "[s_t; c_t; E y_{t-1}]", "s_{t-1}"
+        concat, concat_name, query_name = torch.cat([state_t, context, e_y]), "[s_t; a_t; E y_{t-1}]", "s_{t-1}"
     attentional = torch.tanh(model.combine.weight.double() @ concat + model.combine.bias.double())
     logits = model.out.weight.double() @ attentional + model.out.bias.double()  # (V,)
     log_probs = torch.log_softmax(logits, 0)
@@ -155,3 +156,6 @@ def six_steps(name: str, text: str, step: int = 0, target: str | None = None, to
     return LuongResult(name, c.attention, step, _pieces(tok, src[0].tolist()), dec_in, target_tokens, forced,
                        f(H), query_name, f(query), f(lstm_input), f(state_t), f(scores), f(weights), f(context),
                        concat_name, f(concat), f(attentional), f(probs), top, token, probability, rank, notices)
+
+
+six_steps = four_steps  # the earlier name, as docs/api.md calls it

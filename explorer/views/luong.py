@@ -1,4 +1,4 @@
-"""The "Luong's six steps" tab's composition: one decoding step of an RNN encoder-decoder (explorer.luong,
+"""The "Luong's four steps" tab's composition: one decoding step of an RNN encoder-decoder (explorer.luong,
 Luong et al. 2015 sec. 3; Bahdanau et al. 2015 for additive), as figures in the page's language."""
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ TOP_COLUMNS = ["rank", "token", "probability"]
 @dataclass(frozen=True)
 class LuongView:
     summary: str
-    steps: go.Figure  # e_t, a_t and the top-k
-    vectors: go.Figure  # h_i, the query, c_t, h~_t
+    steps: go.Figure  # steps 1, 2, 4: e_t, alpha_t and the top-k
+    vectors: go.Figure  # h_i, the query, a_t (step 3), h~_t (step 4)
     table: pd.DataFrame  # the top-k
     files: Downloads
     record: luong.LuongResult
@@ -28,7 +28,7 @@ class LuongView:
 
 
 def luong_view(text: str, model: str, step=0, target: str = "", top_k=5, lang: str = "en") -> LuongView:
-    r = luong.six_steps(model, text, step=int(step or 0), target=target or None, top_k=top_k)
+    r = luong.four_steps(model, text, step=int(step or 0), target=target or None, top_k=top_k)
     return luong_redraw(r, lang)
 
 
@@ -56,8 +56,8 @@ def luong_redraw(r: luong.LuongResult, lang: str = "en") -> LuongView:
     summary = t("lu.summary", model=md(r.model), score=t(f"lu.score_{r.score}"), t=r.step, read=md(read),
                 token=md(r.token), p=p, rank=r.rank if r.rank is not None else "—", src=md(r.source_tokens[best]),
                 a=float(r.weights[best]))
-    tables = {"top": table, "steps": pd.DataFrame({"source": r.source_tokens, "e_t": r.scores, "a_t": r.weights})}
-    files = to_download(f"{r.model}-step{r.step}-six-steps", r, tables, {"steps": steps, "vectors": vectors},
+    tables = {"top": table, "steps": pd.DataFrame({"source": r.source_tokens, "e_t": r.scores, "α_t": r.weights})}
+    files = to_download(f"{r.model}-step{r.step}-four-steps", r, tables, {"steps": steps, "vectors": vectors},
                             lang)
     return LuongView(notices_md(r.notices, [summary], lang), steps, vectors, i18n.localized(table, lang), files, r,
                      len(r.decoder_input_tokens))

@@ -14,7 +14,7 @@ its hypothesis chooser), rollout, query · key, contextual vs static, positional
 attention over training (its snapshot slider), a 5-second live training, BLEU by length, and
 the Korean interface (the language switch), and a phone's narrow layouts, each with its screenshot.
 
-So do GPT, fine-tuning and "The whole computation" (inside a layer, Luong's six steps, next-word choices, BERT's
+So do GPT, fine-tuning and "The whole computation" (inside a layer, Luong's four steps, next-word choices, BERT's
 inputs, ELMo): each waits for the first screen the tab opens with, runs its button on a changed input, and checks
 an invariant read back from the page (greedy picks the top token, causal zeros, labels summing to 1, a softmax row
 summing to 1, the drawn sum of three embeddings, a one-layer ELMo mix equal to that layer), with no toast.
@@ -354,13 +354,13 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     # the nested tabs are rendered when first shown: their figures must arrive then
     ui.page.get_by_role("tab", name="Decoder masked self-attention").click()
     ui.wait_for_plots("Decoder masked self-attention: all layers", "Decoder masked self-attention: layer 1",
-                      "Decoder masked scores")
+                      "Decoder Attention Score Matrix (masked)")
     assert "<s>" in ui.ticks("Decoder masked self-attention: layer 1")
     # what a screen reader gets instead of the pictures: each map's numbers as a table, rows named by token.
     # The causal mask read from the page: above the diagonal the scores are −∞ and the weights exactly 0
-    soft = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 1, head 1: softmax",
+    soft = ui.page.wait_for_function(VALUES_JS, arg="Decoder Attention Score Matrix (masked), layer 1, head 1: softmax",
                                      timeout=STEP_MS).json_value()
-    scores = ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 1, head 1: scores",
+    scores = ui.page.wait_for_function(VALUES_JS, arg="Decoder Attention Score Matrix (masked), layer 1, head 1: scores",
                                        timeout=STEP_MS).json_value()
     assert soft["rows"][0][0] == "#0 <s>" and soft["cols"][1] == "#0 <s>" and soft["box"] <= 1, soft
     n = len(soft["rows"])
@@ -388,7 +388,7 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     ui.wait_for_plots("Decoder masked self-attention: layer 3")
     ui.page.wait_for_function(PLOT_WIDTHS_JS, timeout=STEP_MS)
     # the redraw rewrote the tables: one for each map of the three tabs, each of layer 3, none left of layer 1
-    ui.page.wait_for_function(VALUES_JS, arg="Decoder masked scores, layer 3, head 1: softmax", timeout=STEP_MS)
+    ui.page.wait_for_function(VALUES_JS, arg="Decoder Attention Score Matrix (masked), layer 3, head 1: softmax", timeout=STEP_MS)
     # (in this tab's panel: the seq2seq tab, hidden, holds its first screen's map and table)
     captions = panel.evaluate("p => [...p.querySelectorAll('.ae-values table')].map(t => t.caption.textContent)")
     assert len(captions) == len(set(captions)) == 5 and all("layer 3, head 1" in c for c in captions), captions
@@ -885,7 +885,7 @@ def test_gpt_generates_greedily_and_its_attention_is_causal(ui, tmp_path):
     n = len(rows)
     step = ui.figure(f"Step {n}: the most likely next tokens")
     assert step["bars"] >= 5 and f"step {n}: chose '{rows[-1][1]}'" in step["annotations"][0], step
-    _causal(ui, GPT_HEAD, "GPT layer 1, head 1: masked scores and softmax: scores")
+    _causal(ui, GPT_HEAD, "GPT layer 1, head 1: Attention Score Matrix (masked) and softmax: scores")
 
     ui.screenshot("gpt", panel.get_by_text("Text (the continuation in bold)", exact=True), tmp_path)
     _no_toast(ui)
@@ -941,7 +941,7 @@ def _head_rows(ui, title: str):
 def test_inside_a_layer_walks_a_token_through_encoder_and_decoder(ui, tmp_path):
     ui.tab("The whole computation")
     panel = ui.sub_tab("Inside a layer")
-    ui.wait_for_figures("The residual stream at", "Feed-forward at", count=2, timeout=FIRST_CALL_MS)
+    ui.wait_for_figures("The residual stream at", "Position-wise FFN at", count=2, timeout=FIRST_CALL_MS)
     panel.get_by_label("Sentence", exact=True).fill(ANIMAL)
     panel.get_by_role("button", name="Follow the token").click()
 
@@ -957,13 +957,13 @@ def test_inside_a_layer_walks_a_token_through_encoder_and_decoder(ui, tmp_path):
     scores, soft = _head_rows(ui, f"Multi-Head Attention (self): the query '{token}' in every head")
     assert soft.shape == scores.shape and soft.shape[0] == int(h), (soft.shape, h)  # a row per head
     assert np.allclose(soft.sum(axis=1), 1, atol=1e-5) and not np.isnan(scores).any()  # the encoder sees all
-    ui.figure(f"Feed-forward at '{token}'")
+    ui.figure(f"Position-wise FFN at '{token}'")
     ui.screenshot("inside", summary, tmp_path)
 
     # the decoder: masked self-attention, then Encoder-Decoder Attention, each drawn (the second part was hidden)
     panel.get_by_role("radio", name="Decoder", exact=True).check()
     ui.wait_for_figures("Masked Multi-Head Attention: the query", "Encoder-Decoder Attention: the query",
-                        "Feed-forward at", count=8, timeout=FIRST_CALL_MS)
+                        "Position-wise FFN at", count=8, timeout=FIRST_CALL_MS)
     expect(panel.get_by_text(re.compile(r"^transformer-en-fr, Decoder layer 1 ")).first).to_be_visible()
     stack, token, pos, *_ = INSIDE_SUMMARY.match(panel.get_by_text(INSIDE_SUMMARY).first.inner_text()).groups()
     scores, soft = _head_rows(ui, f"Masked Multi-Head Attention: the query '{token}' in every head")
@@ -977,25 +977,27 @@ def test_inside_a_layer_walks_a_token_through_encoder_and_decoder(ui, tmp_path):
 
 
 LUONG_SUMMARY = re.compile(r"^seq2seq-\S+ \(.+\), step (\d+): reads (.+), puts out (.+) with p = (\d\.\d{3}) "
-                           r"\(rank (\d+)\); the most attended source token is (.+) \(a = (\d\.\d{3})\)\.$")
+                           r"\(rank (\d+)\); the most attended source token is (.+) \(α = (\d\.\d{3})\)\.$")
 
 
-def test_luong_six_steps_of_one_decoding_step(ui, tmp_path):
+def test_luong_four_steps_of_one_decoding_step(ui, tmp_path):
     ui.tab("The whole computation")
-    panel = ui.sub_tab("Luong's six steps")
+    panel = ui.sub_tab("Luong's four steps")
     ui.wait_for_figures("Step 0: reads", "The vectors of step 0", count=2, timeout=FIRST_CALL_MS)
     panel.get_by_label("Sentence", exact=True).fill(ANIMAL)
-    panel.get_by_role("button", name="Show the six steps").click()
+    panel.get_by_role("button", name="Show the four steps").click()
     ui.wait_for_ticks("Step 0: reads", "theanimal", timeout=FIRST_CALL_MS)
     ui.slide("Decoding step t", "End")  # the last step of the translation, from the keyboard
     t = int(panel.get_by_label("number input for Decoding step t").input_value())
     assert t > 0
 
     fig = ui.figure(f"Step {t}: reads", timeout=FIRST_CALL_MS)
-    for panel_title in ("3. scores e_t = score(", "4. a_t = softmax(e_t)", "6. softmax(W_s h~_t): top 5"):
+    for panel_title in ("1. Attention Score e_t = score(", "2. Attention Distribution α_t = softmax(e_t)",
+                        "4. softmax(W_s h~_t): top 5"):
         assert any(a.startswith(panel_title) for a in fig["annotations"]), fig
     vectors = ui.ticks(f"The vectors of step {t}", axis="y")
-    for row in ("1. h_0 (", "2. the state that scores", "5. context c_t = Σ a_t,i h_i", "6. h~_t = tanh(W_c"):
+    for row in ("h_0 (", "the state that scores", "3. Attention Value a_t = Σ α_t,i h_i",
+                "4. Prediction Vector h~_t = tanh(W_c"):
         assert any(r.startswith(row) for r in vectors), (row, vectors)
     summary = panel.get_by_text(LUONG_SUMMARY).first
     expect(summary).to_be_visible()
@@ -1208,11 +1210,11 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         ui.page.get_by_role("button", name="More tabs").locator("visible=true").last.click()
         ui.page.locator(".overflow-dropdown button").filter(
             has_text=re.compile("^Decoder masked self-attention$")).first.click()
-        ui.wait_for_plots("Decoder masked scores")
+        ui.wait_for_plots("Decoder Attention Score Matrix (masked)")
         figs = _fitted(ui, "narrow", 3, "Decoder")
         for f in figs:
             assert f["titleInside"] and not f["overlap"], f
-        masked = next(f for f in figs if f["title"].startswith("Decoder masked scores"))
+        masked = next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix (masked)"))
         assert masked["xdomain"] == [0, 1], masked  # scores above softmax, each the plot's full width
 
         ui.page.set_viewport_size(VIEWPORT)  # the phone turned into a desktop window: desktop figures again
@@ -1221,12 +1223,12 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         drawn = ui.page.wait_for_function(f"() => {{ const f = ({FIT_JS})(); return f.length >= 3 && "
                                           "f.every(x => Math.abs(x.drawn - x.width) <= 2) && f; }", timeout=STEP_MS)
         assert drawn.json_value(), figs  # and each fills its element again (it stayed at the phone's width)
-        assert next(f for f in figs if f["title"].startswith("Decoder masked scores"))["xdomain"] == [0, 0.42]
+        assert next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix (masked)"))["xdomain"] == [0, 0.42]
 
         # 200% zoom on a 1,280 px screen (576 px plots): the side-by-side panels stack (below 760 px), one map and
         # the head grid keep the desktop layout (below 560 px only)
         ui.page.set_viewport_size({"width": 640, "height": 900})
-        masked = _fitted(ui, "narrow", 1, "Decoder masked scores")[0]
+        masked = _fitted(ui, "narrow", 1, "Decoder Attention Score Matrix (masked)")[0]
         assert 560 < masked["width"] < 760 and masked["xdomain"] == [0, 1] and masked["titleInside"], masked
         one = _fitted(ui, "wide", 1, "Decoder masked self-attention: layer 1")[0]
         assert 560 < one["width"] < 760, one

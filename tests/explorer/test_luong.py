@@ -1,4 +1,4 @@
-"""explorer/luong.py: Luong's six steps (and Bahdanau's order) recomputed from the weights, against the seq2seq
+"""explorer/luong.py: Luong's four steps (and Bahdanau's order) recomputed from the weights, against the seq2seq
 model's own `step` at 1e-5: scores, weights, context, the new state, h~_t and the vocabulary softmax."""
 import math
 
@@ -29,7 +29,7 @@ def close(a, b, tol=1e-5):
 
 @have_assets
 @pytest.mark.parametrize("name", MODELS)
-def test_six_steps_equal_the_models_step(reg, name):
+def test_four_steps_equal_the_models_step(reg, name):
     ckpt = reg.get(name)
     model, tok = ckpt.model, ckpt.tokenizer
     tr = translate(name, TEXT, reg=reg)
@@ -40,16 +40,16 @@ def test_six_steps_equal_the_models_step(reg, name):
         for t in range(len(ids)):
             prev = state
             logits, state, attn = model.step(memory, torch.tensor([ids[: t + 1]]), state)
-            r = luong.six_steps(name, TEXT, step=t, top_k=3, reg=reg)
+            r = luong.four_steps(name, TEXT, step=t, top_k=3, reg=reg)
             assert r.source_tokens == tr.source_tokens and r.target_tokens == tr.target_tokens
-            close(r.encoder_states, memory[0][0])  # step 1: h_i
-            close(r.weights, attn[0])  # step 4: a_t is the model's attention ...
+            close(r.encoder_states, memory[0][0])  # given: h_i
+            close(r.weights, attn[0])  # step 2: alpha_t is the model's attention ...
             close(r.weights, tr.trace.cross[0, 0, t])  # ... and the app's row
             assert r.weights.sum() == pytest.approx(1.0)
             e = np.exp(r.scores - r.scores.max())
-            close(r.weights, e / e.sum(), 1e-12)  # step 3 -> 4: softmax of the raw scores
-            close(r.context, r.weights @ r.encoder_states, 1e-12)  # step 5: c_t = sum a_t,i h_i
-            close(r.probs, torch.softmax(logits[0].double(), -1))  # step 6: the vocabulary softmax
+            close(r.weights, e / e.sum(), 1e-12)  # step 1 -> 2: softmax of the raw scores
+            close(r.context, r.weights @ r.encoder_states, 1e-12)  # step 3: a_t = sum alpha_t,i h_i
+            close(r.probs, torch.softmax(logits[0].double(), -1))  # step 4: the vocabulary softmax
             assert r.probs.sum() == pytest.approx(1.0)
             close(r.state, state[0][0, -1])  # h_t (Luong) or s_t (Bahdanau): the model's new top state
             if r.score == "additive":
@@ -68,14 +68,18 @@ def test_six_steps_equal_the_models_step(reg, name):
 
 
 @have_assets
-def test_six_steps_for_a_typed_target_and_errors(reg):
-    r = luong.six_steps("seq2seq-general", TEXT, step=2, target="Je suis un étudiant.", reg=reg)
+def test_four_steps_for_a_typed_target_and_errors(reg):
+    r = luong.four_steps("seq2seq-general", TEXT, step=2, target="Je suis un étudiant.", reg=reg)
     assert r.forced and r.decoder_input_tokens[:3] == ["<s>", "▁Je", "▁suis"] and r.token == r.target_tokens[2]
     assert r.rank > 1  # "un" is not the model's word here
-    assert r.to_json()["concat_name"] == "[c_t; h_t]"
+    assert r.to_json()["concat_name"] == "[a_t; h_t]"
     with pytest.raises(UserError):
-        luong.six_steps("seq2seq-none", TEXT, reg=reg)
+        luong.four_steps("seq2seq-none", TEXT, reg=reg)
     with pytest.raises(UserError):
-        luong.six_steps("seq2seq-dot", TEXT, step=99, reg=reg)
+        luong.four_steps("seq2seq-dot", TEXT, step=99, reg=reg)
     with pytest.raises(UserError):
-        luong.six_steps("transformer-en-fr", TEXT, reg=reg)
+        luong.four_steps("transformer-en-fr", TEXT, reg=reg)
+
+
+def test_the_earlier_name_is_the_same_function():
+    assert luong.six_steps is luong.four_steps  # docs/api.md still imports six_steps
