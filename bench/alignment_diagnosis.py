@@ -1,4 +1,4 @@
-"""Why the shipped seq2seq models' attention piles on </s> (issue 32): figures for each candidate cause,
+"""Why the shipped seq2seq models' attention piled on </s>: figures for each candidate cause,
 measured on the shipped checkpoints, CPU, no training.
 
     python3 -m bench.alignment_diagnosis --data-dir ../shared/data [--n 400]

@@ -4,7 +4,8 @@
 
 Translation models: greedy and beam-4 decoding of a 12-word sentence (explorer.inference.translate,
 which also runs the teacher-forced pass that returns the attention). BERT: fill-mask and NSP.
-Prints p50/p95 in ms; asserts nothing. This is the "size for speed" trade-off of issue 3.
+Prints p50/p95 in ms; asserts nothing. It shows what a bigger model costs a visitor
+in time (the "size for speed" trade-off).
 """
 from __future__ import annotations
 

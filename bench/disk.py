@@ -1,4 +1,4 @@
-"""What the app writes to disk, over real HTTP against `python app.py` (issue 31's disk targets).
+"""What the app writes to disk, over real HTTP against `python app.py` (that it stays under its disk budget).
 
     python3 -m bench.disk                   # 100 slider moves, then 20 runs (and 20 download presses)
     python3 -m bench.disk --moves 200 --runs 40 --presses 40

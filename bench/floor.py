@@ -1,4 +1,4 @@
-"""Each API endpoint of `python app.py` against the bare Gradio floor, over HTTP in the same run (issue 31:
+"""Each API endpoint of `python app.py` against the bare Gradio floor, over HTTP in the same run (the target:
 "12-word /translate p50 <= 2x the bare Gradio floor ..., every endpoint").
 
     python3 -m bench.floor [--runs 20] [--warmup 3]

@@ -10,7 +10,7 @@ p50 of the same call as two plain HTTP requests (POST /gradio_api/call/<api>, th
 event stream: the server's share without gradio_client's 50 ms polling), p50/p95 of the bare
 forward (the explorer.inference function in this process), the API/forward ratio and the
 response size. The three are interleaved run by run, so a busy shared machine slows them
-alike. Target (issue 5): p50 <= 150 ms for the 12-word input on every endpoint on a 2-vCPU
+alike. Target: p50 <= 150 ms for the 12-word input on every endpoint on a 2-vCPU
 machine (judged on the gradio_client p50). Prints figures; asserts nothing.
 """
 from __future__ import annotations

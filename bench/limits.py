@@ -1,7 +1,7 @@
-"""Oversized requests against `python app.py` over real HTTP (issue 31's request-size targets).
+"""Oversized requests against `python app.py` over real HTTP (what a public Space must survive).
 
     python3 -m bench.limits                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
-    python3 -m bench.limits --mb 100        # the issue's 100 MB body
+    python3 -m bench.limits --mb 100        # a 100 MB body
     python3 -m bench.limits --limits        # app.demo launched here with ui/limits.py applied (before app.py
                                             # wires it in itself: the same server as `python app.py` after)
     python3 -m bench.limits --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits

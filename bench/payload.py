@@ -1,4 +1,4 @@
-"""Bytes and time of the /translate JSON, as sent before and after the compact record (issue 31's payload).
+"""Bytes and time of the /translate JSON, as sent before and after the compact record (rounded attention).
 
     python3 -m bench.payload                   # transformer-en-fr, a 12-word and a 40-word sentence
     python3 -m bench.payload --repeat 20

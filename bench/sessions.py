@@ -1,4 +1,4 @@
-"""Server memory of many sessions against `python app.py` over real HTTP (issue 31's session-memory targets).
+"""Server memory of many sessions against `python app.py` over real HTTP (what a visitor's records cost it).
 
     python3 -m bench.sessions                              # both parts; records kept the app's 600 s
     python3 -m bench.sessions --pages 0                    # only the plain-HTTP /fill_mask calls

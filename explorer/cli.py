@@ -180,7 +180,8 @@ TASK_COMMANDS = ("classify", "tag", "qa")
 
 
 def _add_task_commands(sub, assets) -> None:
-    """classify / tag / qa: the fine-tuned BERT tasks of explorer.pipeline (issue 34's contract)."""
+    """classify / tag / qa: the fine-tuned BERT tasks of explorer.pipeline, with the
+    records `pipeline(...)` returns."""
     common = argparse.ArgumentParser(add_help=False, parents=[assets])
     common.add_argument("--input", metavar="FILE",
                         help="read one input per line from FILE (UTF-8, '-' for stdin); blank lines are skipped")

@@ -1,5 +1,5 @@
-"""How sure the model is of each word of its translation, as HTML for the UI (issue 32: "say when the
-model is unsure"). Gradio-free: a record's target tokens and their probabilities in
+"""How sure the model is of each word of its translation, as HTML for the UI, so that a
+student sees where the model is unsure. Gradio-free: a record's target tokens and their probabilities in
 (`TranslationResult.token_probs`), an HTML string out, every piece of text escaped.
 
 A word's probability is the product of its subword tokens' probabilities (each given the source and

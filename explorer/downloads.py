@@ -1,10 +1,11 @@
-"""Downloads written when a visitor asks for them, and the disk budget of the app's temporary files (issue 31).
+"""Downloads written when a visitor asks for them, and the disk budget of the app's temporary files: a
+run or a slider move used to rewrite every download, so a public Space filled its disk.
 
 A view says what its downloads are without writing anything: `to_download(stem, record, tables, figs, lang)`
 gives a `Downloads`, a small handle (a key, the file names) that a page keeps in a gr.State; what the files are
 made from (the record, its tables and figures) waits in a byte-budgeted cache (`pending()`, like the records'
 in explorer/cache.py). The page's download button calls `Downloads.write()`: a slider move or a run writes
-nothing (issue 31).
+nothing.
 
 What is written:
 * `<stem>.json`, the record; past `heads_max_tokens()` tokens (the API's rule, explorer.views.api) each attention

@@ -166,7 +166,7 @@ def _shown(value, limit: int = 60) -> str:
 
 def clean_text(text, what: str = "sentence") -> tuple[str, list[str]]:
     """(text fit for a tokenizer, notices). The length is capped at MAX_CHARS first, before any other
-    work (a 100 MB text had cost 11 s and 2 GB here: issue 31); then control characters and NUL are
+    work (a 100 MB text had cost 11 s and 2 GB here); then control characters and NUL are
     dropped, lone surrogates replaced, invisible characters dropped and spaces collapsed."""
     if text is None:
         text = ""
@@ -293,7 +293,7 @@ class TranslationResult:
     notices: list[str]
     length_penalty: float = 0.0  # the alpha of the scores (the model's own, chosen on its validation split)
     # p(target token t | source, tokens before t) under the model, one per target_tokens entry (None where
-    # the length limit cut the step's output, "…"): how sure the model is of each word (issue 32)
+    # the length limit cut the step's output, "…"): how sure the model is of each word (explorer/confidence.py)
     token_probs: list = field(default_factory=list)
 
     def to_json(self, decimals: int = 6, heads: bool = True) -> dict:

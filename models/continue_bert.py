@@ -1,7 +1,6 @@
 """Continued pre-training of a BERT checkpoint with single-sentence pairs mixed into its long segments,
-on a wall-clock budget, with the single-sentence and long-segment metrics before and after (issue 32,
-item 2: BERT pre-trains on segments of up to max_len tokens, and a student types one sentence A and one
-sentence B).
+on a wall-clock budget, with the single-sentence and long-segment metrics before and after (BERT
+pre-trains on segments of up to max_len tokens, and a student types one sentence A and one sentence B).
 
     python -m models.continue_bert assets/bert --data-dir ../shared/data --out runs/bert-single --minutes 2.5
     python -m models.continue_bert CKPT --data-dir tests/fixtures/data --out /tmp/x --minutes 0.05  # seconds, CPU

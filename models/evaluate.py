@@ -187,7 +187,7 @@ def nsp_by_corpus(model, tok, held: dict, max_len: int, device="cpu", n_batches=
 
 def bert_single_vs_long(model, tok, held: dict, max_len: int, device="cpu", n_batches=20, batch=64,
                         seed: int = TEST_DRAW) -> dict:
-    """What a student types against what BERT trained on (issue 32): NSP where A and B are one sentence
+    """What a student types against what BERT trained on: NSP where A and B are one sentence
     each (`BertSampler.single_pairs`; B the next sentence or one of another document) and where they are
     BERT's long segments, on held-out Wikipedia alone and on every held-out corpus (each weighed equally,
     as `bert_heldout_eval`'s nsp_acc); fill-mask top-1 on single held-out Wikipedia sentences ([CLS] s
@@ -306,7 +306,7 @@ def pool_words(att, src_words: list[int], tgt_words: list[int], n_src: int, n_tg
 
 @torch.inference_mode()
 def alignment_scores(model, tok, check: list, layer: int = -1) -> dict | None:
-    """How well attention reads as a word alignment (issue 32), teacher-forced on each gold target.
+    """How well attention reads as a word alignment, teacher-forced on each gold target.
     Attention: the cross attention of `layer` (the Transformer's last by default), mean of its heads; the
     seq2seq model's one attention. Subwords pooled to words (`pool_words`), the source's </s> a column
     of its own; each target word that has a gold link "hits" when its most-attended source column is a
@@ -381,7 +381,7 @@ def main(argv=None):
                     help="BERT: also NSP accuracy of each held-out corpus alone, N batches of 64 pairs each "
                          "(a diagnostic; the NSP number draws from every corpus with equal weight)")
     ap.add_argument("--single-vs-long", action="store_true",
-                    help="BERT: also NSP and fill-mask on single sentences against long segments (issue 32), "
+                    help="BERT: also NSP and fill-mask on single sentences against long segments, "
                          "--bert-batches batches each")
     ap.add_argument("--gpt-windows", type=int, default=None, metavar="N",
                     help="GPT: read only the first N windows of 128 tokens per held-out corpus (default all: 13.5 "

@@ -1,4 +1,4 @@
-"""A first screen with results (issue 33, item 9): every tab opens with its default example already drawn.
+"""A first screen with results: every tab opens with its default example already drawn.
 
 A tab registers what it shows before anyone presses a button with `page.first_screen(fn, inputs, outputs)`:
 the handler its button runs, on the inputs' values as the page was built (the default example) and in the

@@ -1,4 +1,5 @@
-"""`python app.py` itself, over real HTTP, with ui/limits.py wired in (issue 31): a 20 MB /translate body is
+"""`python app.py` itself, over real HTTP, with ui/limits.py wired in (a public Space one visitor
+cannot take down): a 20 MB /translate body is
 refused with a JSON message before it is read and the server does not grow; NaN in a slider's value gets a
 message that names it; one session's flood of /translate is capped at one in flight while another visitor is
 served; a 5 MB upload is refused; and /translate still answers, with its record rounded to API_DECIMALS."""

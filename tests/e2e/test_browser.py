@@ -307,7 +307,7 @@ def test_seq2seq_tab_translates_and_draws_the_alignment(ui, tmp_path):
 
 
 def test_downloads_are_written_when_asked_and_a_slider_move_empties_them(ui):
-    """Issue 31: a run writes no file; "Prepare the downloads" lists the result's files, whose JSON is the
+    """Downloads on demand, so that a run fills no disk: a run writes no file; "Prepare the downloads" lists the result's files, whose JSON is the
     translation on screen and whose figures page loads the plotly.js listed beside it; a slider move empties the
     list (its files would be the last head's), and the next press writes the new head's."""
     panel = ui.tab("Transformer")
@@ -582,7 +582,7 @@ def test_positional_encoding_table_and_sentence(ui, tmp_path):
                                            r"mean ‖embedding·√d‖ = \d+\.\d\d, ‖PE‖ = \d+\.\d\d\.$"))
     expect(summary).to_be_visible()
     # a list of one file: Gradio draws no remove button's cell there, so the link's own cell must stay shown
-    panel.get_by_role("button", name="Prepare the downloads").click()  # written when asked (issue 31)
+    panel.get_by_role("button", name="Prepare the downloads").click()  # written when asked, not on every run
     link = panel.locator(".ae-downloads a[download]")
     expect(link).to_have_count(1)
     expect(link).to_be_visible()
@@ -605,7 +605,7 @@ def test_attention_over_training_follows_the_snapshot_slider(ui, tmp_path):
     assert k == n and step == final and int(n) > 1  # it opens on the last snapshot, drawn with the page
     figs = ui.wait_for_figures(f"step {final}", "uniform (log S)", count=2)
     assert next(f for f in figs if f["lines"])["points"] >= int(n)  # one marker per snapshot
-    # its downloads, before anything is moved: the first view's, written when asked (issue 31)
+    # its downloads, before anything is moved: the first view's, written when asked, not on every run
     panel.get_by_role("button", name="Prepare the downloads").click()
     expect(panel.locator('[aria-label$=".json"]').first).to_be_visible(timeout=STEP_MS)
 
@@ -670,7 +670,7 @@ def test_bleu_by_length_reloads(ui, tmp_path):
     panel = ui.sub_tab("BLEU by length")
     name = panel.locator('[aria-label="bleu-by-length.json"]')
     make = panel.get_by_role("button", name="Prepare the downloads")
-    make.click()  # the first view's downloads, written when asked (issue 31)
+    make.click()  # the first view's downloads, written when asked, not on every run
     expect(name).to_be_visible(timeout=STEP_MS)
     link = panel.locator("tr", has=ui.page.locator('[aria-label="bleu-by-length.json"]')).locator("a[href]").first
     before = link.get_attribute("href")

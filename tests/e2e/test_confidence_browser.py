@@ -1,4 +1,4 @@
-"""The shaded translation in a real browser (issue 32 item 4): the first tab opens with its words shaded, each
+"""The shaded translation in a real browser (where the model is unsure): the first tab opens with its words shaded, each
 with its probability on hover (title) and in text a screen reader reads but the eye does not see, a dotted
 underline exactly where the probability is under 0.5, and the legend; the language switch turns the legend and
 the titles Korean with the same numbers. Chromium through Playwright, as tests/e2e/test_browser.py."""

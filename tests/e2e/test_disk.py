@@ -1,6 +1,7 @@
 """`python app.py` over real HTTP (the routes the page uses: queue/join and the session's event stream): slider moves
 write no file, the download button writes files that parse back to the result, and the timed clean-up deletes them
-once they are older than the age (issue 31; explorer/downloads.py). The app runs with its own temporary folders
+once they are older than the age (explorer/downloads.py), so that
+the app's disk stays under its budget. The app runs with its own temporary folders
 and a clean-up every second of files older than 3 s."""
 import time
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Runs of a page that is not listening, and the wait a page is shown, over real HTTP (issue 31): a small Blocks
+"""Runs of a page that is not listening, and the wait a page is shown, over real HTTP: a small Blocks
 with a live-training-like generator (its own queue of one, as ui/tabs/live.py) behind ui/limits.py, served by Gradio.
 
 What Gradio 6 does itself, pinned here: a page whose /queue/data stream closes (its tab closed) loses its waiting

@@ -1,4 +1,5 @@
-"""explorer/byo_bert.py's guards for a model a visitor brings (issue 31): its config alone must not decide a
+"""explorer/byo_bert.py's guards for a model a visitor brings (one visitor must not take
+the app down): its config alone must not decide a
 request's memory (layers x heads x tokens² capped before any weight is downloaded), a download that fails is
 deleted and counted, and its tokenizer (the model author's regexes) runs with a time bound, a Rust panic
 becoming a UserError instead of a BaseException that escapes every `except Exception`."""

@@ -36,7 +36,7 @@ def test_greedy_choices_are_the_decoders_own_steps(reg, name):
         probs = [c.probability for c in s.top]
         assert probs == sorted(probs, reverse=True) and sum(probs) <= 1 + 1e-6
     assert r.logprob == pytest.approx(hyp.logprob, abs=1e-3)
-    if getattr(tr, "token_probs", None):  # the translation record's own per-token probabilities (issue 32)
+    if getattr(tr, "token_probs", None):  # the translation record's own per-token probabilities (explorer/confidence.py)
         assert [s.probability for s in r.steps] == pytest.approx(tr.token_probs, abs=1e-6)
     rows = r.attention_rows()
     assert rows.shape == (len(r.target_tokens), len(r.source_tokens)) and np.allclose(rows.sum(-1), 1)

@@ -1,4 +1,5 @@
-"""Each output token's probability in the translation record (issue 32: say when the model is unsure),
+"""Each output token's probability in the translation record (so the UI can say when the model
+is unsure),
 recomputed from the model's own logits step by step, greedy and beam; and its shaded HTML."""
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The hand-aligned Korean-English check (models/alignment_ko_en.tsv, issue 32): the file itself, its
+"""The hand-aligned Korean-English check (models/alignment_ko_en.tsv): the file itself, its
 independence from the Korean training data, Korean words found from the ko-en tokenizer's offsets, and the
 reading on the shipped transformer-ko-en recomputed by a second, naive route."""
 import json

@@ -1,4 +1,4 @@
-"""models.evaluate's alignment metric (issue 32): the hand-aligned check file, subword-to-word pooling, and
+"""models.evaluate's alignment metric: the hand-aligned check file, subword-to-word pooling, and
 the hit rate and </s> weight recomputed by a second, naive route on the shipped models."""
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Single-sentence A/B pairs in BERT's sampler (issue 32: students type one sentence A and one B), their
+"""Single-sentence A/B pairs in BERT's sampler (students type one sentence A and one B), their
 evaluation beside long segments, and the continued pre-training entry point's smoke run."""
 import json
 import random

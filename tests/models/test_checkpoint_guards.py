@@ -1,5 +1,5 @@
 """A broken checkpoint folder is refused with a message that names its file, relative to assets/, and never
-stops the app from starting (issue 31): a config whose model cannot be built (d_model not divisible by
+stops the app from starting: a config whose model cannot be built (d_model not divisible by
 n_heads), JSON that is not an object, NaN or infinite weights; the other folders still load."""
 import json
 

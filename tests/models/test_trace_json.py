@@ -1,4 +1,4 @@
-"""Trace.to_json's compact options (issue 31's payload): rounding keeps every key and shape and each value within
+"""Trace.to_json's compact options (a smaller API payload): rounding keeps every key and shape and each value within
 half a unit of the last decimal; heads=False is the mean over heads, [L, 1, q, k], whose rows still sum to 1,
 and masked scores stay null."""
 import numpy as np

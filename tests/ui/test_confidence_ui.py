@@ -1,4 +1,4 @@
-"""How sure the model is, on screen (issue 32 item 4): every tab that shows a translation shows its words shaded
+"""How sure the model is, on screen: every tab that shows a translation shows its words shaded
 by the model's probability (explorer.confidence), and those numbers are the shipped model's own, recomputed here
 from a teacher-forced forward pass; the words are escaped, the legend is there in English and Korean, a language
 switch redraws it from the record, the first screens fill it, and the darkest shade keeps text readable."""

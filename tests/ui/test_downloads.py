@@ -1,4 +1,5 @@
-"""Downloads on demand and the disk budget (issue 31; explorer/downloads.py, ui.components.downloads).
+"""Downloads on demand and the disk budget (explorer/downloads.py, ui.components.downloads): a run
+or a slider move writes no file.
 
 A run or a slider move writes no file; the download button writes files that parse back to the record on
 screen; past the API's token limit the JSON keeps the heads' mean; the figures page loads one plotly.js

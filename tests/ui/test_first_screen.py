@@ -1,4 +1,4 @@
-"""Every tab opens with its default example drawn (ui/first_screen.py, issue 33 item 9): the events that fill
+"""Every tab opens with its default example drawn (ui/first_screen.py): the events that fill
 the first screens return figures that hold data and tables with rows, in English and Korean; the cached
 screen is the same as a fresh run of the tab's handler, also after every redraw the page can run on the
 shared record; a language switch on an unchanged first screen is the cached screen, not a model run."""
