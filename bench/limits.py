@@ -2,8 +2,6 @@
 
     python3 -m bench.limits                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
     python3 -m bench.limits --mb 100        # a 100 MB body
-    python3 -m bench.limits --limits        # app.demo launched here with ui/limits.py applied (before app.py
-                                            # wires it in itself: the same server as `python app.py` after)
     python3 -m bench.limits --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
     python3 -m bench.limits --clients 20    # 20 pages pressing Show rollout; another visitor's /translate timed
 
@@ -21,7 +19,6 @@ import functools
 import json
 import select
 import socket
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -117,34 +114,9 @@ def result_seconds(url: str, api: str, answer: dict, t0: float) -> float | None:
     return time.perf_counter() - t0
 
 
-LAUNCH_WITH_LIMITS = """
-import os, torch, app
-from ui.limits import apply_limits, launch_kwargs
-from ui.theme import CSS, PAGE_JS, THEME
-torch.set_num_threads(1)
-apply_limits(app.demo)
-app.demo.launch(server_port=int(os.environ["GRADIO_SERVER_PORT"]), js=PAGE_JS, css=CSS, theme=THEME,
-                **launch_kwargs())
-"""
 LONG = ("The old man walked slowly along the quiet river while the children played near the bridge, and the birds "
         "sang in the tall trees above them until the sun went down behind the hills and everyone went home.")
 SHORT = "The animal didn't cross the street because it was too tired today."
-
-
-def start_with_limits():
-    """`app.demo` served by a child process with ui/limits.py applied; (process, url)."""
-    import os
-    import subprocess
-
-    from bench._server import ROOT, free_port, wait_until_up
-
-    port = free_port()
-    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH_WITH_LIMITS], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    wait_until_up(proc, url, 180, "the app")
-    return proc, url
 
 
 def padded(url: str, data: list, api: str = "translate") -> list:
@@ -292,16 +264,15 @@ def main(argv=None) -> None:
     ap.add_argument("--mb", type=float, default=20.0, help="size of the /translate body, MB (default 20)")
     ap.add_argument("--upload-mb", type=float, default=5.0, help="size of the upload, MB (default 5)")
     ap.add_argument("--flood", type=int, default=30, help="events one session sends at once (0: no flood)")
-    ap.add_argument("--clients", type=int, default=0, help="pages pressing Show rollout at once (0: none; the "
-                                                            "issue's 20); only this and the flood are run")
+    ap.add_argument("--clients", type=int, default=0, help="pages pressing Show rollout at once (0: none; "
+                                                            "e.g. 20); only this and the flood are run")
     ap.add_argument("--seconds", type=float, default=60.0, help="how long the --clients press (default 60)")
     ap.add_argument("--root", type=Path, help="another checkout's app.py (e.g. `git archive` of a commit before)")
-    ap.add_argument("--limits", action="store_true", help="launch app.demo with ui/limits.py applied from here")
     ap.add_argument("--synthetic", action="store_true", help="only the queue: a 0.5 s event, without and with limits")
     args = ap.parse_args(argv)
     if args.synthetic:
         return synthetic(args.flood or 30)
-    proc, url = start_with_limits() if args.limits else start_app(cwd=args.root)[:2]
+    proc, url = start_app(cwd=args.root)[:2]
     try:
         server = psutil.Process(proc.pid)
         rss = lambda: server.memory_info().rss / 2**20  # noqa: E731
