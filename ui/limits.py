@@ -40,6 +40,7 @@ Messages follow the visitor's Accept-Language (Korean or English), from explorer
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import math
@@ -48,6 +49,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
+
+from gradio.server_messages import ProcessCompletedMessage
 
 from explorer import i18n
 
@@ -60,18 +63,27 @@ KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a req
 class Limits:
     max_body_bytes: int = 64 * 1024  # any request body (a 2,000-character text is ~8 KB as JSON)
     max_upload_bytes: int = 64 * 1024  # the app has no upload input: Gradio's /upload serves nothing of ours
-    queue_max_size: int = 64  # events waiting in all queues; past it Gradio answers "busy" (503)
+    queue_max_size: int = 96  # events waiting in all queues; past it Gradio answers "busy" (503)
     concurrency: int = 2  # default_concurrency_limit: 2 vCPUs, one torch thread per request
     heavy: tuple[str, ...] = ("models", "live-training", "hub-load")  # concurrency groups that run a model
     # A language switch sends every view's redraw at once (25 events, 19 of them heavy, in the app of 28 Nov):
     # the caps and the burst leave room for that (tests/ui/test_page_limits.py counts them in the app).
     per_session: int = 32  # heavy events waiting or running for one session (at most `per_function` per function)
     per_function: int = 2  # one running and the page's next (two inputs of one view moved at once: query-key)
-    per_address: int = 64  # the same for one client address (only behind a trusted proxy)
+    # heavy events waiting or running for one client address (the peer; behind the Space's proxy its entry): half
+    # the queue, so one address cannot fill it, and above 40 so a class of 40 behind one NAT, a press each, fits
+    per_address: int = 48
+    sessions_per_address: int = 160  # new session hashes one address may bring, a burst ...
+    session_window_s: float = 600.0  # ... refilled over this time (a class of 40 reloading four times fits)
     rate: float = 5.0  # joins per second per session, sustained ...
     burst: int = 60  # ... after a burst this size
-    address_rate: float = 40.0  # the same per client address behind the proxy
+    address_rate: float = 40.0  # the same per client address
     address_burst: int = 240
+    # GETs per address besides static files (the page, /config, /info, streams, ...), a bucket as for joins; the
+    # page and /config are answered from a cache of `page_cache_s` (82 and 54 ms of CPU each otherwise)
+    get_rate: float = 20.0
+    get_burst: int = 400
+    page_cache_s: float = 60.0
     trust_proxy: bool | None = None  # read X-Forwarded-For; None: only on a Hugging Face Space (SPACE_ID set)
     # proxies in front of this server that append to X-Forwarded-For: the Space's own, and Gradio's Node server
     # under SSR (GRADIO_SSR_MODE=true); None counts them so. Check on the Space: a wrong count keys every visitor
@@ -89,6 +101,11 @@ class Limits:
     # its tab closed) for `unheard_s` seconds is dropped: nobody would see its result (Gradio itself drops the
     # waiting events of a stream that closes, but not those of a client that never opened one).
     unheard_s: float = 10.0
+    # A result (a page's or a plain /call/ caller's) nobody has read this long after it was ready is replaced by a
+    # short error: 30 unread /generate results held +854 MiB for minutes (issue 46). Gradio keeps them until 2,000
+    # newer sessions push them out.
+    undelivered_s: float = 30.0
+    log_every_s: float = 10.0  # a closed stream's error: one log line at most this often, with the count since
 
     @property
     def behind_proxy(self) -> bool:
@@ -108,7 +125,9 @@ def apply_limits(demo, limits: Limits = LIMITS):
     """Configure `demo`'s queue for a public server, once, after the app's own `demo.queue(...)` (which it
     replaces: Gradio builds a new queue object on every call): `max_size`, `default_concurrency_limit`, and
     the fair (round-robin by session) order of every concurrency group. Returns demo."""
-    demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency)
+    # api_open=False: a queued event is not callable on /gradio_api/run/<name> (past the queue and its caps), as
+    # Gradio already does on a Space; the page's own unqueued events (queue=False) still are
+    demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency, api_open=False)
     lean_sessions()
     queue = demo._queue
     queue._attn_limits = limits
@@ -180,7 +199,7 @@ def launch_kwargs(limits: Limits = LIMITS) -> dict:
     passed through Gradio's `app_kwargs`)."""
     from starlette.middleware import Middleware
 
-    return {"max_file_size": limits.max_upload_bytes,
+    return {"max_file_size": limits.max_upload_bytes, "enable_monitoring": False,  # /monitoring logs its key's URL
             "app_kwargs": {"middleware": [Middleware(RequestLimits, limits=limits)]}}
 
 
@@ -292,6 +311,79 @@ class _State:
     listening: Counter = field(default_factory=Counter)  # session hash -> its /queue/data streams open now
     heard: dict = field(default_factory=dict)  # session hash -> when one of its streams last opened or closed
     dropped: int = 0  # page events dropped because nobody listened (`RequestLimits._drop_unheard`)
+    undelivered: int = 0  # results nobody read, replaced by an error (`RequestLimits._drop_undelivered`)
+    sessions: dict = field(default_factory=dict)  # session hash -> its first join's language (a dropped result's)
+    pages: dict = field(default_factory=dict)  # cache key -> (when, headers, body) of the page and /config
+    seen: dict = field(default_factory=dict)  # id(message) -> (message, when first seen waiting)
+    notes: int = 0  # log lines left out since the last one (`RequestLimits._note`)
+    noted_at: float = float("-inf")
+
+
+# Messages of issue 46 in explorer/i18n.py's shape; `_text` reads that table first (where these belong: moved there
+# when its owner next edits it), then this one.
+STRINGS = {
+    "limit.bad_fn_index": {"en": "fn_index must be a whole number that names one of this app's events, not {value}.",
+                           "ko": "fn_index는 이 앱의 이벤트를 가리키는 정수여야 합니다({value}는 아닙니다)."},
+    "limit.unknown_fn": {"en": "This app has no event number {value}.", "ko": "이 앱에는 {value}번 이벤트가 없습니다."},
+    "limit.unknown_api": {"en": "This app has no API endpoint '{name}' (the list: /gradio_api/info).",
+                          "ko": "이 앱에는 '{name}' API 엔드포인트가 없습니다(목록: /gradio_api/info)."},
+    "limit.queued_only": {"en": "This endpoint runs through the queue: call it with POST /gradio_api/call/<name> "
+                                "(gradio_client does).",
+                          "ko": "이 엔드포인트는 대기열로만 실행됩니다. POST /gradio_api/call/<이름>으로 호출하세요"
+                                "(gradio_client가 그렇게 합니다)."},
+    "limit.closed": {"en": "This server does not serve {path}.", "ko": "이 서버는 {path}를 제공하지 않습니다."},
+    "limit.no_session": {"en": "Nothing is waiting to be read for this session or event: its results were read or "
+                               "dropped, or it never existed.",
+                         "ko": "이 세션이나 이벤트에 대해 읽을 결과가 없습니다. 이미 읽었거나 버려졌거나, 처음부터 "
+                               "없었습니다."},
+    "limit.rate_address": {"en": "Too many requests from your address at once.",
+                           "ko": "같은 주소에서 한꺼번에 보낸 요청이 너무 많습니다."},
+    "limit.sessions": {"en": "Too many new sessions from your address: {n} in {m} minutes.",
+                       "ko": "같은 주소에서 새 세션이 너무 많습니다: {m}분에 {n}개."},
+    "limit.busy_call": {"en": "This session already has {n} requests to this endpoint waiting or running: wait for "
+                              "their results.",
+                        "ko": "이 세션에서 이 엔드포인트로 보낸 요청 {n}개가 이미 대기 중이거나 실행 중입니다. 결과를 "
+                              "기다려 주세요."},
+    "limit.undelivered": {"en": "This result was dropped: nobody read it within {s} s of its being ready. Send the "
+                                "request again and read its stream.",
+                          "ko": "이 결과는 버려졌습니다: 준비된 뒤 {s}초 동안 아무도 읽지 않았습니다. 요청을 다시 보내고 "
+                                "결과 스트림을 읽으세요."},
+}
+
+
+def _text(key: str, lang: str, **fields) -> str:
+    if key in i18n.STRINGS:
+        return i18n.t(key, lang, **fields)
+    s = STRINGS[key][lang]
+    return s.format(**fields) if fields else s
+
+
+# GETs that serve the front end's files: not counted by the per-address GET bucket (a page load asks for ~30)
+STATIC = ("/assets/", "/static/", "/svelte/", "/favicon.ico", "/theme.css", "/manifest.json", "/pwa_icon",
+          "/robots.txt", API + "file=", API + "custom_component/")
+# headers the page's and /config's root URL is made from (gradio.route_utils.get_root_url): part of the cache key
+ROOT_HEADERS = (b"host", b"x-forwarded-host", b"x-forwarded-proto", b"x-forwarded-port", b"x-forwarded-prefix")
+
+
+def _path(scope) -> str:
+    path, root = scope.get("path", ""), scope.get("root_path", "")
+    return path[len(root):] or "/" if root and path.startswith(root) else path
+
+
+def _closed(path: str, route: str | None, method: str) -> bool:
+    """Routes this app does not serve: Gradio's monitoring dashboard (its URL, key included, goes to the log),
+    deep links (each GET wrote the session's components, 438 KB, to disk: the app has no deep-link button), and
+    uploads (the app has no upload input; an upload's answer held the server's absolute path)."""
+    if path.rstrip("/") == "/monitoring" or path.startswith("/monitoring/"):
+        return True
+    if route is None:
+        return False
+    route = route.rstrip("/")
+    return route in ("deep_link", "upload_progress") or (route == "upload" and method not in ("GET", "HEAD", "OPTIONS"))
+
+
+class _Dropped(ProcessCompletedMessage):
+    """The short error left in place of a result nobody read (`RequestLimits._drop_undelivered`)."""
 
 
 def _not_finite(text: str):
@@ -329,30 +421,47 @@ class RequestLimits:
 
     def __init__(self, app, limits: Limits = LIMITS):
         self.app, self.limits, self.state = app, limits, _State()
-        self._dropper = None
+        self._sweeper = None
+        self._calls = itertools.count()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if self._dropper is None and scope.get("app") is not None:
-            self._dropper = asyncio.get_running_loop().create_task(self._drop_unheard(scope["app"]))
+        if self._sweeper is None and scope.get("app") is not None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(scope["app"]))
+        stream = None
         try:
-            route = scope["path"].split(API, 1)[1] if API in scope["path"] else None
+            path, method = _path(scope), scope["method"]
+            route = path.split(API, 1)[1] if API in path else None
             if route is not None and route.startswith("file=") and \
                     route[5:].lstrip().lower().startswith(("http:", "https:", "//")):
                 raise Refused(403, "remote_file")
-            if scope["method"] in ("GET", "HEAD", "OPTIONS"):
-                if route is not None and route.startswith("queue/data"):
-                    return await self._listen(scope, receive, send)
-                return await self.app(scope, receive, send)
-            upload = route is not None and route.rstrip("/") == "upload"
-            limit = self.limits.max_upload_bytes + 16 * 1024 if upload else self.limits.max_body_bytes
-            body, receive = await self._read_body(scope, receive, limit)
-            ticket = None
-            if route is not None and (route.startswith("queue/join") or route.startswith("call/")):
-                ticket = self._admit(scope, route, body)
+            upload = route is not None and route.rstrip("/") == "upload" and method == "POST"
+            if _closed(path, route, method) and not upload:
+                raise Refused(404, "closed", path=path[:80])
+            address = self._address(scope)
+            if method in ("GET", "HEAD", "OPTIONS"):
+                if method == "GET" and not path.startswith(STATIC):
+                    self._rate(f"get:{address}", self.limits.get_rate, self.limits.get_burst, time.monotonic(),
+                               "rate_address")
+                stream = self._stream_session(scope, route) if method == "GET" else None
+                if stream is None:
+                    cached = self._cache_key(scope, path) if method == "GET" else None
+                    if cached is not None:
+                        return await self._cached(scope, receive, send, cached)
+                    return await self.app(scope, receive, send)
+            else:
+                limit = self.limits.max_upload_bytes + 16 * 1024 if upload else self.limits.max_body_bytes
+                body, receive = await self._read_body(scope, receive, limit)
+                if upload:  # after the size check: an oversized upload is still told it is too large (413)
+                    raise Refused(404, "closed", path=path[:80])
+                ticket = None
+                if route is not None and route.startswith(("queue/join", "call/", "run/", "api/")):
+                    ticket = self._admit(scope, route, body, address)
         except Refused as r:
             return await self._refuse(scope, send, r)
+        if stream is not None:
+            return await self._listen(scope, receive, send, stream)
         if ticket is None:
             return await self.app(scope, receive, send)
         return await self.app(scope, receive, self._watch(send, ticket))
@@ -393,54 +502,58 @@ class RequestLimits:
 
     # --- admission of events
 
-    def _address(self, scope) -> str | None:
-        """The visitor's address behind trusted proxies: the X-Forwarded-For entry `hops` from the end (the one the
-        outermost trusted proxy appended; entries before it are the client's own word), else None (locally every
-        visitor, and Gradio's SSR server, is 127.0.0.1, which says nothing)."""
-        if not self.limits.behind_proxy:
-            return None
-        forwarded = _header(scope, b"x-forwarded-for")
-        if forwarded:
-            entries = [e.strip() for e in forwarded.split(",")]
-            return entries[-min(self.limits.hops, len(entries))] or None
+    def _address(self, scope) -> str:
+        """The visitor's address: the peer's, and behind trusted proxies the X-Forwarded-For entry `hops` from the
+        end (the one the outermost trusted proxy appended; entries before it are the client's own word). Off a
+        Space every local visitor is 127.0.0.1: one address, which is what the caps then see."""
+        if self.limits.behind_proxy:
+            forwarded = _header(scope, b"x-forwarded-for")
+            if forwarded:
+                entries = [e.strip() for e in forwarded.split(",")]
+                entry = entries[-min(self.limits.hops, len(entries))]
+                if entry:
+                    return entry
         client = scope.get("client")
-        return client[0] if client else None
+        return client[0] if client else "?"
 
-    def _admit(self, scope, route: str, body: bytes):
+    def _admit(self, scope, route: str, body: bytes, address: str):
         bad, data = _not_finite(body.decode("utf-8", "replace"))
         if bad:
             raise Refused(422, "not_finite", value=bad)
+        fn = self._fn(scope, route, data)
         if not isinstance(data, dict):
             return None
-        address = self._address(scope)
         session = data.get("session_hash")
         session = session if isinstance(session, str) and session else None
-        peer = (scope.get("client") or ("?",))[0]
-        key = f"s:{session}" if session else f"a:{address or peer}"
+        # the unit of fairness and of the per-session caps: a session, else (a plain-HTTP call) the address for
+        # the fair order and each request on its own for the caps, so that none is told of a "same request"
+        key = f"s:{session}" if session else f"a:{address}"
         scope[KEY] = key
         now = time.monotonic()
-        self._rate(key, self.limits.rate, self.limits.burst, now)
-        if address:
-            self._rate(f"ip:{address}", self.limits.address_rate, self.limits.address_burst, now)
-        fn = self._fn(scope, route, data)
+        if session:
+            self._new_session(session, address, now, _lang(scope))
+        self._rate(key, self.limits.rate, self.limits.burst, now, "rate" if session else "rate_address")
+        self._rate(f"ip:{address}", self.limits.address_rate, self.limits.address_burst, now, "rate_address")
         if fn is not None and route.startswith("queue/join"):
             _check_sliders(fn, data.get("data"))
         if fn is None or fn.concurrency_id not in self.limits.heavy:
             return None
         live = self._live_tickets(scope, now)
-        mine = [t for t in live if t.session == key]
-        if sum(t.fn == fn._id for t in mine) >= self.limits.per_function:
-            raise Refused(429, "busy_same", retry_after=1)
-        if len(mine) >= self.limits.per_session:
-            raise Refused(429, "busy_session", retry_after=1, n=self.limits.per_session)
-        if address and sum(t.address == address for t in live) >= self.limits.per_address:
+        if session:
+            mine = [t for t in live if t.session == key]
+            if sum(t.fn == fn._id for t in mine) >= self.limits.per_function:
+                page = route.startswith("queue/join")
+                raise Refused(429, "busy_same" if page else "busy_call", retry_after=1, n=self.limits.per_function)
+            if len(mine) >= self.limits.per_session:
+                raise Refused(429, "busy_session", retry_after=1, n=self.limits.per_session)
+        if sum(t.address == address for t in live) >= self.limits.per_address:
             raise Refused(429, "busy_address", retry_after=1, n=self.limits.per_address)
-        ticket = _Ticket(key, address, fn._id, now, page=session if route.startswith("queue/join") else None,
-                         lang=_lang(scope))
+        ticket = _Ticket(key if session else f"r:{next(self._calls)}", address, fn._id, now,
+                         page=session if route.startswith("queue/join") else None, lang=_lang(scope))
         self.state.tickets = live + [ticket]
         return ticket
 
-    def _rate(self, key: str, rate: float, burst: int, now: float) -> None:
+    def _rate(self, key: str, rate: float, burst: int, now: float, refusal: str = "rate", **fields) -> None:
         buckets = self.state.buckets
         bucket = buckets.get(key)
         if bucket is None:
@@ -450,20 +563,51 @@ class RequestLimits:
             bucket = buckets[key] = _Bucket(burst, now)
         wait = bucket.take(rate, burst, now)
         if wait:
-            raise Refused(429, "rate", retry_after=wait)
+            raise Refused(429, refusal, retry_after=wait, **fields)
+
+    def _new_session(self, session: str, address: str, now: float, lang: str) -> None:
+        """A session hash is the client's own word: each new one an address brings takes a token of its own bucket
+        (`sessions_per_address` over `session_window_s`), so fresh hashes do not buy fresh per-session caps."""
+        sessions = self.state.sessions
+        if session in sessions:
+            return
+        n = self.limits.sessions_per_address
+        self._rate(f"sessions:{address}", n / self.limits.session_window_s, n, now, "sessions", n=n,
+                   m=f"{self.limits.session_window_s / 60:g}")
+        if len(sessions) >= self.limits.max_keys:
+            for k in list(sessions)[: len(sessions) // 2]:
+                del sessions[k]
+        sessions[session] = lang
 
     @staticmethod
-    def _fn(scope, route: str, data: dict):
+    def _fn(scope, route: str, data):
+        """The event a join or call names; 422 for an fn_index that is not a whole number (Gradio would turn "74"
+        or 74.0 into 74, past these checks), 404 for one that names nothing, or for an API name that is unknown or
+        private (api_visibility="private": the page's own events, by number only); /run/ only for unqueued events."""
         app = scope.get("app")
         blocks = app.get_blocks() if app is not None and hasattr(app, "get_blocks") else None
         if blocks is None:
             return None
-        if route.startswith("queue/join"):
-            index = data.get("fn_index")
-            return blocks.fns.get(index) if isinstance(index, int) else None
-        parts = [p for p in route.split("/") if p]  # call/<name> or call/v2/<name>
-        name = parts[2] if len(parts) > 2 and parts[1] == "v2" else parts[1] if len(parts) > 1 else None
-        return next((f for f in blocks.fns.values() if f.api_name == name), None)
+        parts = [p for p in route.split("/") if p]
+        named = parts[0] == "call" or (parts[0] in ("run", "api") and not (isinstance(data, dict) and
+                                                                           data.get("fn_index") is not None))
+        if named:
+            name = parts[2] if len(parts) > 2 and parts[1] == "v2" else parts[1] if len(parts) > 1 else ""
+            fn = next((f for f in blocks.fns.values() if f.api_name == name), None)
+            if fn is None or getattr(fn, "api_visibility", "public") == "private":
+                raise Refused(404, "unknown_api", name=name[:60])
+        elif not isinstance(data, dict) or data.get("fn_index") is None:
+            return None  # Gradio answers it (400: no function index)
+        else:
+            index = data["fn_index"]
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise Refused(422, "bad_fn_index", value=json.dumps(index)[:40])
+            fn = blocks.fns.get(index)
+            if fn is None:
+                raise Refused(404, "unknown_fn", value=index)
+        if parts[0] in ("run", "api") and fn.queue is not False:
+            raise Refused(404, "queued_only")
+        return fn
 
     def _live_tickets(self, scope, now: float) -> list:
         """The admitted heavy joins whose event still waits or runs (or whose join is still being handled)."""
@@ -500,16 +644,95 @@ class RequestLimits:
 
         return watched
 
-    # --- pages that stopped listening
+    # --- GETs: the page and /config from a cache
 
-    async def _listen(self, scope, receive, send):
-        """A page's /queue/data stream (its results): counted open while it lasts."""
-        session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [""])[0]
-        state = self.state
+    def _cache_key(self, scope, path: str):
+        """The page (/) and /config, which Gradio renders from the app's config on every GET (82 and 54 ms of CPU
+        here), are kept `page_cache_s`; keyed by what Gradio reads of the request (`page`, the root URL's
+        headers). A deep link is not cached (and not served: `_closed`)."""
+        where = path.rstrip("/") or "/"
+        if where not in ("/", "/config") or self.limits.page_cache_s <= 0:
+            return None
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if "deep_link" in query:
+            return None
+        return (where, query.get("page", [""])[0], scope.get("root_path", ""),
+                tuple(_header(scope, h) for h in ROOT_HEADERS))
+
+    async def _cached(self, scope, receive, send, key):
+        pages, now = self.state.pages, time.monotonic()
+        hit = pages.get(key)
+        if hit is not None and now - hit[0] < self.limits.page_cache_s:
+            await send({"type": "http.response.start", "status": 200, "headers": hit[1]})
+            await send({"type": "http.response.body", "body": hit[2]})
+            return
+        start, parts = {}, []
+
+        async def capture(message):
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                parts.append(message.get("body", b""))
+                if not message.get("more_body", False) and start.get("status") == 200 and \
+                        not any(k.lower() == b"set-cookie" for k, _ in start.get("headers", ())):
+                    pages.pop(key, None)
+                    while len(pages) >= 8:
+                        pages.pop(next(iter(pages)))
+                    pages[key] = (now, list(start.get("headers", ())), b"".join(parts))
+            await send(message)
+
+        return await self.app(scope, receive, capture)
+
+    # --- result streams; pages that stopped listening; results nobody read
+
+    def _stream_session(self, scope, route: str | None):
+        """The session a result stream reads (a page's /queue/data, a caller's /call/<name>/<event_id>), or None for
+        any other GET; 404 here, quietly, when Gradio holds nothing for it (Gradio raised inside its stream, after
+        the response had started: a traceback in the log per GET)."""
+        if route is None:
+            return None
+        parts = [p for p in route.split("?")[0].split("/") if p]
+        if parts[:2] == ["queue", "data"]:
+            session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [""])[0]
+        elif parts[:1] == ["call"] and len(parts) == (4 if parts[1] == "v2" else 3):
+            event_id = parts[-1]
+            queue = self._queue(scope)
+            if queue is None:
+                return None
+            event = queue.event_ids_to_events.get(event_id)
+            session = event.session_hash if event is not None else next(
+                (s for s, ids in queue.pending_event_ids_session.items() if event_id in ids), event_id)
+        else:
+            return None
+        queue = self._queue(scope)
+        if queue is not None and session not in queue.pending_messages_per_session:
+            raise Refused(404, "no_session")
+        return session
+
+    @staticmethod
+    def _queue(scope):
+        app = scope.get("app")
+        blocks = app.get_blocks() if app is not None and hasattr(app, "get_blocks") else None
+        return getattr(blocks, "_queue", None)
+
+    async def _listen(self, scope, receive, send, session: str):
+        """A result stream: counted open while it lasts; an error inside it once it has started (a client that
+        went away) is one line in the log, not a traceback."""
+        state, started = self.state, [False]
         state.listening[session] += 1
         state.heard[session] = time.monotonic()
+
+        async def watched(message):
+            if message["type"] == "http.response.start":
+                started[0] = True
+            await send(message)
+
         try:
-            return await self.app(scope, receive, send)
+            return await self.app(scope, receive, watched)
+        except Exception as e:  # noqa: BLE001 - after the response started nothing else can be sent
+            if not started[0]:
+                raise
+            self._note(f"a result stream ended early: {type(e).__name__}")
         finally:
             state.listening[session] -= 1
             if state.listening[session] <= 0:
@@ -519,41 +742,91 @@ class RequestLimits:
                 for k in list(state.heard)[: len(state.heard) // 2]:
                     del state.heard[k]
 
-    async def _drop_unheard(self, app) -> None:
-        """Every second: a page's heavy event (waiting, or running: a live-training generator stops at its next
-        step) whose session has had no /queue/data stream open for `unheard_s` is dropped, and an error is left
-        for it should the page come back. Gradio drops the waiting events of a stream that closes itself; this
-        covers a client that joins and never listens (its runs would still train)."""
-        from gradio.server_messages import ProcessCompletedMessage
+    def _note(self, text: str) -> None:
+        """One log line at most every `log_every_s`, with how many were left out: the log stays bounded."""
+        state, now = self.state, time.monotonic()
+        state.notes += 1
+        if now - state.noted_at >= self.limits.log_every_s:
+            log.warning("%s (%d such since the last line)", text, state.notes)
+            state.notes, state.noted_at = 0, now
 
+    async def _sweep(self, app) -> None:
+        """Every second (or a quarter of the shorter time limit): `_drop_unheard`, `_drop_undelivered`."""
+        limits = self.limits
         while True:
-            await asyncio.sleep(min(1.0, self.limits.unheard_s / 4))
+            await asyncio.sleep(min(1.0, limits.unheard_s / 4, limits.undelivered_s / 4))
             try:
                 queue = app.get_blocks()._queue
-                events = {e._id: e for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
-                events.update({e._id: e for job in queue.active_jobs if job for e in job})
-                now, state = time.monotonic(), self.state
-                for t in list(state.tickets):
-                    event = events.get(t.event_id)
-                    if event is None or t.page is None or state.listening.get(t.page):
-                        continue
-                    if now - max(t.since, state.heard.get(t.page, 0.0)) < self.limits.unheard_s:
-                        continue
-                    text = i18n.t("limit.unheard", t.lang, s=f"{self.limits.unheard_s:g}")
-                    queue.send_message(event, ProcessCompletedMessage(output={"error": text, "visible": True},
-                                                                      success=False))
-                    await queue.clean_events(event_id=t.event_id)
-                    if t in state.tickets:
-                        state.tickets.remove(t)
-                    state.dropped += 1
-            except Exception:  # noqa: BLE001 - a Gradio internal changed shape: the next round tries again
-                log.exception("dropping unheard events failed")
+                await self._drop_unheard(queue)
+                self._drop_undelivered(queue)
+            except Exception as e:  # noqa: BLE001 - a Gradio internal changed shape: the next round tries again
+                self._note(f"the limits' sweep failed: {type(e).__name__}: {e}")
+
+    async def _drop_unheard(self, queue) -> None:
+        """A page's heavy event (waiting, or running: a live-training generator stops at its next step) whose
+        session has had no /queue/data stream open for `unheard_s` is dropped, and an error is left for it should
+        the page come back. Gradio drops the waiting events of a stream that closes itself; this covers a client
+        that joins and never listens (its runs would still train)."""
+        events = {e._id: e for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
+        events.update({e._id: e for job in queue.active_jobs if job for e in job})
+        now, state = time.monotonic(), self.state
+        for t in list(state.tickets):
+            event = events.get(t.event_id)
+            if event is None or t.page is None or state.listening.get(t.page):
+                continue
+            if now - max(t.since, state.heard.get(t.page, 0.0)) < self.limits.unheard_s:
+                continue
+            text = i18n.t("limit.unheard", t.lang, s=f"{self.limits.unheard_s:g}")
+            queue.send_message(event, ProcessCompletedMessage(output={"error": text, "visible": True},
+                                                              success=False))
+            await queue.clean_events(event_id=t.event_id)
+            if t in state.tickets:
+                state.tickets.remove(t)
+            state.dropped += 1
+
+    def _drop_undelivered(self, queue) -> None:
+        """Messages waiting in a session's queue (Gradio's `pending_messages_per_session`: results, progress,
+        estimates) for `undelivered_s` since this sweep first saw them are taken out; a result is replaced by a
+        short error (`_Dropped`) that a reader coming later is given. Gradio itself keeps them until 2,000 newer
+        sessions push the session out (30 unread /generate results held +854 MiB). Then the sessions Gradio pushed
+        out that still list event ids, none of them waiting or running, are forgotten."""
+        now, limit, state = time.monotonic(), self.limits.undelivered_s, self.state
+        seen, fresh = state.seen, {}
+        for session, messages in list(queue.pending_messages_per_session.items()):
+            if messages.empty():
+                continue
+            old = set()
+            for m in list(messages._queue):  # asyncio.Queue's deque, read only here
+                record = seen.get(id(m))
+                at = record[1] if record is not None and record[0] is m else now
+                fresh[id(m)] = (m, at)  # the message itself is held, so its id names it while recorded
+                if now - at >= limit and not isinstance(m, _Dropped):
+                    old.add(id(m))
+            if not old:
+                continue
+            lang = state.sessions.get(session, "en")
+            for m in [messages.get_nowait() for _ in range(messages.qsize())]:  # no await: no reader runs between
+                if id(m) not in old:
+                    messages.put_nowait(m)
+                    continue
+                del fresh[id(m)]
+                if isinstance(m, ProcessCompletedMessage) and m.event_id:
+                    text = _text("limit.undelivered", lang, s=f"{limit:g}")
+                    notice = _Dropped(output={"error": text, "visible": True}, success=False, event_id=m.event_id)
+                    messages.put_nowait(notice)
+                    fresh[id(notice)] = (notice, now)
+                    state.undelivered += 1
+        state.seen = fresh
+        ids = queue.pending_event_ids_session
+        for session in [s for s in ids if s not in queue.pending_messages_per_session]:
+            if not any(i in queue.event_ids_to_events for i in ids[session]):
+                ids.pop(session, None)
 
     # --- refusals
 
     async def _refuse(self, scope, send, r: Refused):
         lang = _lang(scope)
-        text = i18n.t(f"limit.{r.key}", lang, **r.fields)
+        text = _text(f"limit.{r.key}", lang, **r.fields)
         if r.retry_after is not None:
             text += " " + i18n.t("limit.retry", lang, s=max(1, math.ceil(r.retry_after)))
         body = json.dumps({"detail": text, "error": text}, ensure_ascii=False).encode("utf-8")

@@ -123,9 +123,10 @@ def test_a_flood_from_one_session_is_capped_at_two_in_flight(server):
     wait_idle(demo)
     assert join(url, fns["heavy_c"], "flood").status_code == 200
     wait_idle(demo)
-    # plain calls without a session (Gradio makes one per call) are counted by their address instead
+    # plain calls without a session (Gradio makes one per call) are each their own request: only the per-address
+    # cap counts them (tests/ui/test_hostile_http.py), none is told of a "same request" still running
     calls = [httpx.post(f"{url}gradio_api/call/heavy_d", json={"data": ["x", 1]}, timeout=30) for _ in range(5)]
-    assert [r.status_code for r in calls] == [200] * 2 + [429] * 3, [r.text for r in calls]
+    assert [r.status_code for r in calls] == [200] * 5, [r.text for r in calls]
     wait_idle(demo)
 
 

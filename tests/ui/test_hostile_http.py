@@ -1,0 +1,216 @@
+"""ui/limits.py against issue 46's hostile traffic, over real HTTP on 127.0.0.1 (a small Blocks, the app's limits).
+
+What gets refused and with which status and message: an fn_index that is not a whole number (422), an unknown
+event or API name, a private event by name, a queued event on /run/ (404); the routes the app does not serve
+(deep links, uploads, monitoring) and a result stream for nothing (404, no traceback in the log); the caps keyed
+on the address, not on client-chosen session hashes, with a class of 40 behind one address still served; GETs
+throttled per address, the page and /config from a cache; a result nobody reads dropped for a short error.
+"""
+import json
+import threading
+from dataclasses import replace
+
+import pytest
+
+gr = pytest.importorskip("gradio")
+httpx = pytest.importorskip("httpx")
+
+from conftest import launch_limited, wait_idle  # noqa: E402
+from ui.limits import LIMITS, _Dropped  # noqa: E402
+
+GATE = threading.Event()  # heavy events wait on it: they stay waiting or running until a test opens it
+
+
+def _heavy(text, request: gr.Request):
+    GATE.wait(30)
+    return f"heavy {text}"
+
+
+def _demo():
+    with gr.Blocks() as demo:
+        text, out = gr.Textbox(), gr.Textbox()
+        gr.Button("heavy").click(_heavy, text, out, api_name="heavy", concurrency_id="models")
+        gr.Button("light").click(lambda t: t.upper(), text, out, api_name="light")
+        gr.Button("private").click(lambda t: t, text, out, api_name="private_one", api_visibility="private")
+        gr.Button("unqueued").click(lambda t: t, text, out, api_name="unqueued", queue=False,
+                                    api_visibility="private")
+    return demo
+
+
+def _serve(limits):
+    demo = _demo()
+    url = launch_limited(demo, replace(limits, concurrency=1))
+    return url, {f.api_name: i for i, f in demo.fns.items()}, demo
+
+
+@pytest.fixture(scope="module")
+def server():
+    GATE.set()
+    url, fns, demo = _serve(replace(LIMITS, undelivered_s=1.0, unheard_s=600.0))
+    try:
+        yield url, fns, demo
+    finally:
+        GATE.set()
+        demo.close()
+
+
+@pytest.fixture(scope="module")
+def tight():
+    GATE.set()
+    url, fns, demo = _serve(replace(LIMITS, per_address=3, sessions_per_address=4, get_burst=5, get_rate=0.01,
+                                    unheard_s=600.0))
+    try:
+        yield url, fns, demo
+    finally:
+        GATE.set()
+        demo.close()
+
+
+def join(url, fn_index, session, data=("hi",)):
+    return httpx.post(f"{url}gradio_api/queue/join", timeout=30,
+                      json={"data": list(data), "fn_index": fn_index, "session_hash": session, "trigger_id": None})
+
+
+def detail(r):
+    return r.json()["detail"]
+
+
+@pytest.mark.parametrize("index", ['"0"', "0.0", "true", "[0]"])
+def test_an_fn_index_that_is_not_a_whole_number_is_refused(server, index):
+    url, fns, _ = server
+    body = '{"data": ["hi"], "fn_index": %s, "session_hash": "s-index"}' % index
+    r = httpx.post(f"{url}gradio_api/queue/join", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "whole number" in detail(r), r.text
+
+
+def test_unknown_events_and_names_are_404(server):
+    url, fns, _ = server
+    r = join(url, 999, "s-unknown")
+    assert r.status_code == 404 and "no event number 999" in detail(r), r.text
+    r = httpx.post(f"{url}gradio_api/call/nope", json={"data": ["hi"]})
+    assert r.status_code == 404 and "no API endpoint 'nope'" in detail(r), r.text
+
+
+def test_a_private_event_is_not_callable_by_name_but_the_page_still_joins_it(server):
+    url, fns, demo = server
+    for route in ("call/private_one", "call/v2/private_one", "run/private_one"):
+        r = httpx.post(f"{url}gradio_api/{route}", json={"data": ["hi"]})
+        assert r.status_code == 404 and "private_one" in detail(r), (route, r.text)
+    assert join(url, fns["private_one"], "s-private").status_code == 200
+    wait_idle(demo)
+
+
+def test_run_serves_only_unqueued_events(server):
+    url, fns, _ = server
+    for body in ({"data": ["hi"], "fn_index": fns["light"]}, {"data": ["hi"]}):
+        r = httpx.post(f"{url}gradio_api/run/predict" if "fn_index" in body else f"{url}gradio_api/run/light",
+                       json=body)
+        assert r.status_code == 404 and "queue" in detail(r), r.text
+    # the page's own unqueued events (queue=False) go through /run/predict by number
+    r = httpx.post(f"{url}gradio_api/run/predict", json={"data": ["hi"], "fn_index": fns["unqueued"],
+                                                         "session_hash": "s-run"})
+    assert r.status_code == 200 and r.json()["data"] == ["hi"], r.text
+
+
+@pytest.mark.parametrize("method, path", [("GET", "gradio_api/deep_link?session_hash=x"), ("GET", "monitoring"),
+                                          ("GET", "monitoring/summary"), ("POST", "gradio_api/upload"),
+                                          ("GET", "gradio_api/upload_progress?upload_id=x")])
+def test_routes_the_app_does_not_serve_are_closed(server, method, path):
+    url, _, _ = server
+    kwargs = {"files": {"files": ("a.txt", b"hello")}} if method == "POST" else {}
+    r = httpx.request(method, url + path, **kwargs)
+    assert r.status_code == 404 and "does not serve" in detail(r), r.text
+
+
+def test_a_stream_for_nothing_is_404_without_a_traceback(server, capfd):
+    url, _, _ = server
+    for path in ("gradio_api/queue/data?session_hash=nobody", "gradio_api/call/light/no-such-event"):
+        r = httpx.get(url + path, timeout=10)
+        assert r.status_code == 404 and "Nothing is waiting" in detail(r), r.text
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_stream_closed_early_is_not_a_traceback(server, capfd):
+    url, fns, demo = server
+    GATE.clear()
+    try:
+        assert join(url, fns["heavy"], "s-closed").status_code == 200
+        with httpx.stream("GET", f"{url}gradio_api/queue/data", params={"session_hash": "s-closed"},
+                          timeout=10) as s:  # closed by the client while its event runs
+            next(s.iter_lines())
+    finally:
+        GATE.set()
+    wait_idle(demo)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_result_nobody_reads_is_dropped_for_a_short_error(server):
+    url, fns, demo = server
+    event_id = httpx.post(f"{url}gradio_api/call/light", json={"data": ["x" * 20_000]}).json()["event_id"]
+    wait_idle(demo)
+    queue = demo._queue
+    t0 = __import__("time").monotonic()
+    while not any(isinstance(m, _Dropped) for m in queue.pending_messages_per_session[event_id]._queue):
+        assert __import__("time").monotonic() - t0 < 30, "the unread result was never dropped"
+        threading.Event().wait(0.1)
+    assert all(len(json.dumps(m.model_dump())) < 1000 for m in queue.pending_messages_per_session[event_id]._queue)
+    with httpx.stream("GET", f"{url}gradio_api/call/light/{event_id}", timeout=10) as s:
+        text = "".join(s.iter_text())
+    assert "event: error" in text and "nobody read it within 1 s" in text, text
+    # a result read as it comes is delivered as before
+    event_id = httpx.post(f"{url}gradio_api/call/light", json={"data": ["abc"]}).json()["event_id"]
+    with httpx.stream("GET", f"{url}gradio_api/call/light/{event_id}", timeout=10) as s:
+        text = "".join(s.iter_text())
+    assert "event: complete" in text and "ABC" in text, text
+
+
+def test_a_class_of_40_behind_one_address_is_served(server):
+    url, fns, demo = server
+    GATE.clear()
+    try:
+        codes = [join(url, fns["heavy"], f"pupil-{i}").status_code for i in range(40)]
+        sessionless = httpx.post(f"{url}gradio_api/call/heavy", json={"data": ["another sentence"]})
+    finally:
+        GATE.set()
+    assert codes == [200] * 40 and sessionless.status_code == 200, (codes, sessionless.text)
+    wait_idle(demo)
+
+
+def test_the_page_and_config_come_from_a_cache(server):
+    url, _, demo = server
+    first = httpx.get(f"{url}config").json()
+    title = demo.config.get("title")
+    demo.config["title"] = "changed after the first GET"
+    try:
+        assert httpx.get(f"{url}config").json() == first
+        assert httpx.get(f"{url}config?page=&x=1").json() == first  # a query Gradio does not read: the same entry
+    finally:
+        demo.config["title"] = title
+
+
+def test_caps_key_on_the_address_not_on_fresh_session_hashes(tight):
+    url, fns, demo = tight
+    GATE.clear()
+    try:
+        codes = [join(url, fns["heavy"], f"fresh-{i}") for i in range(3)]
+        assert [r.status_code for r in codes] == [200] * 3, [r.text for r in codes]
+        r = join(url, fns["heavy"], "fresh-3")
+        assert r.status_code == 429 and "Your network already has 3 requests" in detail(r), r.text
+        r = httpx.post(f"{url}gradio_api/call/heavy", json={"data": ["a different sentence"]})
+        assert r.status_code == 429 and "Your network already has 3 requests" in detail(r), r.text
+        # the fifth new session hash of the address is refused as such, also for a light event
+        r = join(url, fns["light"], "fresh-4")
+        assert r.status_code == 429 and "Too many new sessions from your address" in detail(r), r.text
+    finally:
+        GATE.set()
+    wait_idle(demo)
+
+
+def test_gets_are_throttled_per_address_static_files_are_not(tight):
+    url, _, _ = tight
+    codes = [httpx.get(f"{url}gradio_api/info").status_code for _ in range(8)]
+    served = codes.index(429)  # the burst of 5, less what the launch's own check took
+    assert 3 <= served <= 5 and codes == [200] * served + [429] * (8 - served), codes
+    r = httpx.get(f"{url}gradio_api/info")
+    assert "Too many requests from your address" in detail(r) and int(r.headers["retry-after"]) >= 1
+    assert httpx.get(f"{url}favicon.ico").status_code != 429
