@@ -387,15 +387,23 @@ class _Dropped(ProcessCompletedMessage):
 
 
 def _not_finite(text: str):
-    """The first NaN/Infinity literal in a JSON body, else None (json.loads calls parse_constant for them)."""
+    """The first NaN/Infinity literal in a JSON body (json.loads calls parse_constant for them), or a number too large
+    for a float (1e400 reads as inf and passed a finite check downstream), else None."""
     found = []
 
     def constant(name):
         found.append(name)
         return None
 
+    def number(literal):
+        value = float(literal)
+        if not math.isfinite(value):
+            found.append(literal[:40])
+            return None
+        return value
+
     try:
-        data = json.loads(text, parse_constant=constant)
+        data = json.loads(text, parse_constant=constant, parse_float=number)
     except (ValueError, RecursionError):
         return None, None  # not JSON: Gradio answers it itself (422)
     return (found[0] if found else None), data

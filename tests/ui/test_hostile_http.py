@@ -214,3 +214,10 @@ def test_gets_are_throttled_per_address_static_files_are_not(tight):
     r = httpx.get(f"{url}gradio_api/info")
     assert "Too many requests from your address" in detail(r) and int(r.headers["retry-after"]) >= 1
     assert httpx.get(f"{url}favicon.ico").status_code != 429
+
+
+def test_a_number_too_large_for_a_float_is_refused_as_not_finite(server):
+    url, _, _ = server
+    r = httpx.post(f"{url}gradio_api/call/light", content='{"data": [1e400]}',
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "1e400" in detail(r) and "finite" in detail(r), r.text
