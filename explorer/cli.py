@@ -131,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stream", action="store_true",
                    help='also print each step as it is generated, {"step": {...}}, before the record')
 
+    p = sub.add_parser("syntax", help="heads vs syntax (Clark et al. 2019): each relation's best head vs the best "
+                       "fixed offset, from assets/syntax/ or recomputed from a treebank",
+                       description="Heads vs syntax (explorer/syntax.py): one JSON line per relation.")
+    p.add_argument("--model", default="bert", help="a model with a table in assets/syntax/ (default: bert)")
+    p.add_argument("--relation", help="only this relation, with its layer x head accuracy grids")
+    p.add_argument("--data-dir", metavar="DIR", help="recompute from DIR/pos-ud-english-ewt (minutes on CPU)")
+    p.add_argument("--limit", type=int, metavar="N", help="with --data-dir: the first N sentences only")
     _add_task_commands(sub, assets)
     sub.add_parser("models", parents=[assets], help="list the checkpoints with their metadata and metrics",
                    description="List every checkpoint folder: metadata and metrics, or why it failed to load.")
@@ -367,6 +374,9 @@ def _load(assets: Path, name: str | None = None) -> Registry:
 
 
 def run(args) -> int:
+    if args.command == "syntax":  # a table, not one record per input (explorer/syntax.py)
+        from explorer.syntax import cli
+        return cli(args, _emit)
     items = [] if args.command == "models" else _task_inputs(args) if args.command in TASK_COMMANDS else _inputs(args)
     reg = _load(args.assets, getattr(args, "model", None))
     if args.command == "models":
