@@ -407,6 +407,16 @@ def synthetic_training_pairs(args, held_english: set) -> tuple[list, dict]:
                   "ratio": args.synthetic_ratio, "tagged": bool(args.bt_tag)}
 
 
+def translation_tokenizer(args, train, aux, n_aux, synth, n_synth):
+    """The shared BPE vocabulary, learnt from one epoch's mix, so the small corpus keeps its share of the
+    merges (back-translated sources without their tag; the tag is one special token of its own)."""
+    rng = random.Random(args.split_seed)
+    bpe_text = (train + rng.sample(aux, min(n_aux, len(aux)))
+                + [(s.removeprefix(BT_TAG + " "), t) for s, t in rng.sample(synth, n_synth)])
+    return train_bpe((s for p in bpe_text for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision,
+                     byte_fallback=args.byte_fallback, extra_specials=(BT_TAG,) if synth and args.bt_tag else ())
+
+
 def setup_translation(args, device):
     pair = "en-ko" if "ko" in args.direction else "en-fr"
     pairs = data.read_pairs(args.data_dir, pair)
@@ -430,12 +440,7 @@ def setup_translation(args, device):
     train = train * args.main_repeat + extra * args.extra_repeat
     n_aux = int(args.aux_ratio * len(train)) if aux else 0  # aux pairs per epoch, a fresh draw each epoch
     n_synth = min(len(synth), int(args.synthetic_ratio * len(train))) if synth else 0
-    # the tokenizer learns from one epoch's mix, so the small corpus keeps its share of the merges
-    bpe_text = (train + random.Random(args.split_seed).sample(aux, min(n_aux, len(aux)))
-                + [(s.removeprefix(BT_TAG + " "), t) for s, t in random.Random(args.split_seed).sample(synth, n_synth)])
-    tok = train_bpe((s for p in bpe_text for s in p), args.vocab, split_punct=args.split_punct, elision=args.elision,
-                    byte_fallback=args.byte_fallback, extra_specials=(BT_TAG,) if synth and args.bt_tag else ())
-    tok = agree_tokenizer(tok, device)
+    tok = agree_tokenizer(translation_tokenizer(args, train, aux, n_aux, synth, n_synth), device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
     if args.guide_from:  # guided alignment (models/guide.py): spans of the teacher's linked words ride along
@@ -723,6 +728,20 @@ SMOKE = dict(d_model=32, d_hidden=32, n_heads=2, n_layers=1, d_ff=64, vocab=300,
              warmup=10, eval_every=15, batch_size=8, max_len=64, valid_n=20)
 
 
+def add_korean_data_args(ap):
+    """The flags of the Korean data mix: Tatoeba's weight, back-translated pairs, byte-fallback BPE."""
+    ap.add_argument("--main-repeat", type=int, default=1,
+                    help="copies of the main corpus's (Tatoeba's) training pairs per epoch, to weigh short everyday pairs")
+    ap.add_argument("--synthetic-pairs", nargs="+", default=None,
+                    help="ko-en: back-translated pairs (TSV with columns en, ko; models.backtranslate writes them)")
+    ap.add_argument("--synthetic-ratio", type=float, default=1e9,
+                    help="--synthetic-pairs: synthetic pairs per real training pair in each epoch (default: all)")
+    ap.add_argument("--bt-tag", action=argparse.BooleanOptionalAction, default=True,
+                    help="--synthetic-pairs: prefix each synthetic source with the tag <bt> (Caswell et al. 2019)")
+    ap.add_argument("--byte-fallback", action="store_true",
+                    help="translation BPE with byte fallback: an unseen character becomes its UTF-8 bytes, never <unk>")
+
+
 def parse(argv=None):
     ap = argparse.ArgumentParser(description="Train a model of this repo.")
     ap.add_argument("arch", choices=["transformer", "seq2seq", "bert", "gpt"])
@@ -798,16 +817,7 @@ def parse(argv=None):
                     help="Korean-English: add these corpora to training (never to valid/test)")
     ap.add_argument("--extra-max-words", type=int, default=25, help="--extra-pairs: longest English kept, in words")
     ap.add_argument("--extra-repeat", type=int, default=1, help="--extra-pairs: copies per epoch")
-    ap.add_argument("--main-repeat", type=int, default=1,
-                    help="copies of the main corpus's (Tatoeba's) training pairs per epoch, to weigh short everyday pairs")
-    ap.add_argument("--synthetic-pairs", nargs="+", default=None,
-                    help="ko-en: back-translated pairs (TSV with columns en, ko; models.backtranslate writes them)")
-    ap.add_argument("--synthetic-ratio", type=float, default=1e9,
-                    help="--synthetic-pairs: synthetic pairs per real training pair in each epoch (default: all)")
-    ap.add_argument("--bt-tag", action=argparse.BooleanOptionalAction, default=True,
-                    help="--synthetic-pairs: prefix each synthetic source with the tag <bt> (Caswell et al. 2019)")
-    ap.add_argument("--byte-fallback", action="store_true",
-                    help="translation BPE with byte fallback: an unseen character becomes its UTF-8 bytes, never <unk>")
+    add_korean_data_args(ap)
     ap.add_argument("--guide-from", type=Path, default=None,
                     help="seq2seq: guided alignment, attention trained toward this translation checkpoint's "
                          "word alignment (models/guide.py)")
