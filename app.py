@@ -76,7 +76,7 @@ def build_demo() -> gr.Blocks:
         with gr.Row():
             with gr.Column(scale=4):
                 L(gr.Markdown, "app.intro")
-            lang = gr.Radio(list(i18n.CHOICES), value="English", label=i18n.SWITCH_LABEL, scale=1)
+            lang = gr.Radio(list(i18n.CHOICES.items()), value="en", label=i18n.SWITCH_LABEL, scale=1)  # "en", "ko"
         if reg.errors:
             gr.Markdown(load_errors_md())
         page = Page(reg, L, lang)

@@ -46,11 +46,11 @@ def _shown_error(fn_name: str, e: Exception, lang: str = "en") -> gr.Error:
 
 
 def _lang_of(sig: inspect.Signature, args, kwargs) -> str:
-    """The language a handler was called in: its `lang` argument (the switch's value), else English."""
+    """The language a handler was called in: its `lang` argument (the switch's value, "en" or "ko"), else English."""
     if "lang" not in sig.parameters:
         return "en"
     try:
-        return i18n.lang_code(sig.bind_partial(*args, **kwargs).arguments.get("lang", "en"))
+        return sig.bind_partial(*args, **kwargs).arguments.get("lang", "en")
     except TypeError:
         return "en"
 
@@ -246,13 +246,11 @@ def language_from_url(request: gr.Request):
     """A link's ?lang=ko (or ko-KR) opens the page in Korean (a course page can link to it): the switch is set, and
     its change events relabel the page. Any other value, or none, leaves English."""
     code = (request.query_params.get("lang") or "").strip().lower().split("-")[0] if request is not None else ""
-    names = {c: name for name, c in i18n.CHOICES.items()}
-    return names[code] if code in names and code != "en" else gr.skip()
+    return code if code in i18n.LANGS and code != "en" else gr.skip()
 
 
-def language_updates(localized: Localized, choice) -> list[dict]:
+def language_updates(localized: Localized, lang) -> list[dict]:
     """The language switch's handler: one update per registered component, in `outputs` order."""
-    lang = i18n.lang_code(choice)
     ups = [gr.update(**{prop: i18n.t(key, lang, **f)}) for _, key, prop, f in localized.items]
     return ups + [gr.update(label=i18n.t("common.examples", lang), samples=Localized.rows(view, lang, row),
                             headers=[i18n.t(k, lang) if k else "" for k in keys])
@@ -292,7 +290,7 @@ def validator(*checks):
     not run, so the last good result stays on screen (with gr.Error every output went blank under an "Error"
     badge). The checks are the model call's own (explorer.inference), without the model."""
     def validate(*args):
-        lang = i18n.lang_code(args[-1])
+        lang = args[-1]
         out = []
         for i, value in enumerate(args):
             message = ""

@@ -47,7 +47,7 @@ from ui.components import friendly
 
 log = logging.getLogger("attention_explorer")
 
-LANGS = tuple(i18n.CHOICES.values())  # "en", "ko": the order `warm` computes them in
+LANGS = i18n.LANGS  # "en", "ko": the switch's values, the order `warm` computes them in
 NICE = 10  # the warming thread yields the CPU to visitors' requests (Linux: a thread's own priority)
 
 
@@ -162,8 +162,7 @@ class FirstScreens:
 
     def compute(self, entry: Entry, lang: str) -> dict:
         """A fresh run of `entry` on its defaults in `lang` (no cache): its outputs, made immutable."""
-        choice = {c: name for name, c in i18n.CHOICES.items()}[i18n.lang_code(lang)]
-        args = [default_value(c) for c in entry.inputs[:-1]] + [choice]
+        args = [default_value(c) for c in entry.inputs[:-1]] + [lang]
         with shared():  # a record is kept as itself, not as a key in explorer.cache (one copy, for everyone)
             out = _merged(entry.fn(*args))
         if not isinstance(out, dict):
@@ -175,7 +174,7 @@ class FirstScreens:
         """`entry`'s first screen in `lang`: computed once (by the background thread), then a lookup. A screen
         that could not be computed is {} (the tab keeps its empty outputs and still works through its button).
         The first call also queues every other first screen, behind this one."""
-        future = self._future(entry, i18n.lang_code(lang), priority=0)
+        future = self._future(entry, lang, priority=0)
         if not self._warming and os.environ.get("ATTN_EXPLORER_WARM", "1") != "0":  # 0: each screen on demand
             self._warming = True
             self.warm()
@@ -221,10 +220,10 @@ class FirstScreens:
         waited 11.9 s; the Korean screens add about 8 MB, docs/performance.md)."""
         for lang in langs:
             for entry in self.entries:
-                self._future(entry, i18n.lang_code(lang), priority=1)
+                self._future(entry, lang, priority=1)
 
     def cached(self, entry: Entry, lang: str) -> dict | None:
-        future = self._done.get((self.entries.index(entry), i18n.lang_code(lang)))
+        future = self._done.get((self.entries.index(entry), lang))
         return future.result() if future is not None and future.done() else None
 
     # ------------------------------------------------------------------ events
@@ -249,19 +248,19 @@ class FirstScreens:
 
     def _on_load(self, entry: Entry):
         @friendly
-        def first_screen(choice, request: gr.Request):
+        def first_screen(lang, request: gr.Request):
             asked = link_language(request)
-            if asked is not None and asked != i18n.lang_code(choice):
+            if asked is not None and asked != lang:
                 return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)
-            return self.screen(entry, choice) or gr.skip()
+            return self.screen(entry, lang) or gr.skip()
         return first_screen
 
     def _fill_if_empty(self, entry: Entry):
         @friendly
-        def first_screen_if_empty(choice, *states):
+        def first_screen_if_empty(lang, *states):
             if any(s is not None for s in states):
                 return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
-            return self.screen(entry, choice) or gr.skip()
+            return self.screen(entry, lang) or gr.skip()
         return first_screen_if_empty
 
     def guard(self, tab: str, fn, inputs, outputs):

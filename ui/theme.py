@@ -33,7 +33,7 @@ SELECTED_TAB = ("#c2410c", "#f97316")  # light, dark: 5.2:1 on white, 6.8:1 on t
 RELAYOUT_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 # The page's language follows the switch (<html lang>): screen readers read Korean as Korean, browsers pick a
 # Hangul font and line-breaking rules by it, and style.css keys on it.
-PAGE_LANG_JS = "(choice) => { document.documentElement.lang = (%s)[choice] || 'en'; }" % json.dumps(i18n.CHOICES)
+PAGE_LANG_JS = "(code) => { document.documentElement.lang = (%s).includes(code) ? code : 'en'; }" % json.dumps(i18n.LANGS)
 
 
 def _filled(name: str, values: dict) -> str:

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer.downloads import NO_DOWNLOADS, Downloads, figures_html, jsonable, to_download  # noqa: F401 (the views' imports)
-from explorer.i18n import lang_code, notice_text
+from explorer.i18n import notice_text
 from explorer.inference import UserError
 
 

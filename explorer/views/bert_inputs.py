@@ -40,7 +40,6 @@ def _params(n: int) -> str:
 def bert_inputs_view(text: str, text_b: str = "", positions=64, model: str = "bert", lang: str = "en"
                      ) -> BertInputsView:
     r = bi.bert_inputs(text, text_b or None, positions, model)
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     labels = [f"{'AB'[s]}·{tok}" for tok, s in zip(r.tokens, r.segments)]
     sum_fig = fi.stacked_matrices([r.token_emb, r.segment_emb, r.position_emb, r.total, r.normed],
@@ -58,7 +57,6 @@ def bert_inputs_view(text: str, text_b: str = "", positions=64, model: str = "be
 
 def masking_view(text: str, seed=0, prob=bi.MLM_PROB, top_k=5, model: str = "bert", lang: str = "en") -> MaskingView:
     r = bi.masking_demo(text, seed, prob, top_k, model)
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     table = pd.DataFrame([[m.index, m.original, t(f"bi.action_{m.action}"), m.shown, m.probability, m.rank,
                            " · ".join(f"{c.token} {c.probability:.3f}" for c in m.top)] for m in r.chosen],

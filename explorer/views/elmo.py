@@ -43,7 +43,6 @@ def parse_weights(text) -> list[float] | None:
 def elmo_view(word: str, sentences: str = "", weights: str = "", gamma=1.0, normalize: bool = True,
               model: str | None = None, lang: str = "en") -> ElmoView:
     r = elmo.elmo(word, sentences or None, parse_weights(weights), gamma, normalize, model or None)
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     names = [t("el.embeddings")] + [t("el.layer", j=j) for j in range(1, len(r.layer_names))]
     per_layer = r.layer_similarity[:, 0, 1]

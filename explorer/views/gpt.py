@@ -74,7 +74,6 @@ def step_figure(r: GenerationResult, step=None, lang: str = "en") -> go.Figure:
 
 def gpt_heads(r: GenerationResult | None, layer=1, head=1, step=None, lang: str = "en") -> GptHeads:
     """Every attention view of a finished record for (layer, head, step); no model call."""
-    lang = i18n.lang_code(lang)
     if r is None or r.trace is None:
         p = fg.placeholder(i18n.t("gpt.generate_first", lang))
         return GptHeads(p, p, p, p, NO_DOWNLOADS)
@@ -175,7 +174,6 @@ def compare_view(text: str, bert_layer=1, bert_head=1, gpt_layer=1, gpt_head=1, 
 
 def compare_redraw(r: SideBySide, bert_layer=1, bert_head=1, gpt_layer=1, gpt_head=1,
                    lang: str = "en") -> CompareView:
-    lang = i18n.lang_code(lang)
     words = i18n.figure_labels(lang)
     toks, b, g = r.tokens, r.bert.enc_self, r.gpt.dec_self
     bl, bh = pick(b, bert_layer, bert_head)

@@ -73,7 +73,6 @@ def inside_view(text: str, model: str, layer=1, token=0, stack: str = "encoder",
 
 def inside_redraw(r: inside.InsideResult, lang: str = "en") -> InsideView:
     """Figures and text of a record (no model call)."""
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     atts = [s for s in r.steps if isinstance(s, inside.AttentionStep)]
     ffn = next(s for s in r.steps if isinstance(s, inside.FFNStep))

@@ -33,7 +33,6 @@ def luong_view(text: str, model: str, step=0, target: str = "", top_k=5, lang: s
 
 
 def luong_redraw(r: luong.LuongResult, lang: str = "en") -> LuongView:
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     read = r.decoder_input_tokens[r.step]
     chosen = next((i for i, c in enumerate(r.top) if c.token == r.token), None)

@@ -80,7 +80,6 @@ def no_view(key: str, lang: str) -> go.Figure:
 
 def transformer_heads(r: TranslationResult | None, layer=1, head=1, lang: str = "en") -> TransformerHeads:
     """Grids + the selected head's views from a translation record (no model call)."""
-    lang = i18n.lang_code(lang)
     if r is None:
         p = fg.placeholder(i18n.t("view.translate_first", lang))
         return TransformerHeads(p, p, p, p, p, p, p, NO_DOWNLOADS)

@@ -209,7 +209,7 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     assert (shown["softmax"] - shown["model attention"]).abs().max() <= 1.01e-6
     n_layers = inf.registry().get("bert").config.n_layers
     with pytest.raises(gr.Error, match=f"Layer must be from 1 to {n_layers}"):
-        TABS["query_key"].show(text, "bert", 0, 1, 0, "English")
+        TABS["query_key"].show(text, "bert", 0, 1, 0, "en")
 
 
 @needs
@@ -406,7 +406,7 @@ def test_live_view_yields_row_stochastic_alignments_and_stops_at_its_cap():
 
 def test_live_handler_streams_closes_and_reports_bad_input():
     LV = TABS["live"]
-    g = LV.train(60, "general", live.DEFAULT_PROBE, "한국어")
+    g = LV.train(60, "general", live.DEFAULT_PROBE, "ko")
     t0 = time.monotonic()
     first = next(g)  # at once, before the model is built: a Stop in that window found no output, and
     assert time.monotonic() - t0 < 0.5  # Gradio then marked every output "Error"
@@ -433,11 +433,11 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     from types import SimpleNamespace
     session = SimpleNamespace(session_hash="test-live-switch")
     LV = TABS["live"]
-    g = LV.train(60, "additive", live.DEFAULT_PROBE, "English", session)
+    g = LV.train(60, "additive", live.DEFAULT_PROBE, "en", session)
     next(g)
     en = next(g)
     assert "Training" in en[LV.status]
-    relabeled = LV.relabel(en[LV.last], False, "한국어", session)  # the switch, mid-run
+    relabeled = LV.relabel(en[LV.last], False, "ko", session)  # the switch, mid-run
     ko = v_live.live_redraw(*en[LV.last], "ko", downloads=False)
     assert _words_of(relabeled[LV.loss]) == _words_of(ko.loss) != _words_of(en[LV.loss])
     same = lambda a, b: len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))  # noqa: E731
@@ -448,21 +448,21 @@ def test_the_language_switch_redraws_a_live_run_and_a_run_in_progress_follows_it
     after = next(g)  # the run's next record: in Korean now
     assert "학습 중" in after[LV.status] and _words_of(after[LV.loss]) == _words_of(ko.loss)
     g.close()
-    stopped = LV.relabel(after[LV.last], True, "English", session)
+    stopped = LV.relabel(after[LV.last], True, "en", session)
     assert stopped[LV.status] == i18n.t("live.stopped", "en")
     assert same(_numbers_of(stopped[LV.alignment]), _numbers_of(after[LV.alignment]))
-    assert LV.relabel(None, False, "한국어", session) == gr.skip()  # nothing run yet: nothing drawn
-    assert LV.relabel(None, False, "English", None) == gr.skip()  # called without a request (Python)
+    assert LV.relabel(None, False, "ko", session) == gr.skip()  # nothing run yet: nothing drawn
+    assert LV.relabel(None, False, "en", None) == gr.skip()  # called without a request (Python)
     from dataclasses import replace
-    out = LV.stop(after[LV.last], "English")
+    out = LV.stop(after[LV.last], "en")
     assert (out[LV.status], out[LV.stopped]) == (i18n.t("live.stopped", "en"), True)
     (path,) = out[LV.files].write()  # what it learned until Stop, as JSON: the very record on screen
     kept = json.loads(Path(path).read_text(encoding="utf-8"))
     assert kept["step"] == after[LV.last][0].step and kept["losses"] == pytest.approx(after[LV.last][0].losses)
     assert not kept["done"] and Path(path).name == "live-additive.json"
     # before a record: "Stopped." and the flag, the downloads left as they are
-    assert LV.stop(None, "English") == {LV.status: i18n.t("live.stopped", "en"), LV.stopped: True}
-    assert LV.stop((replace(after[LV.last][0], done=True), "additive"), "English") == gr.skip()  # nothing to stop
+    assert LV.stop(None, "en") == {LV.status: i18n.t("live.stopped", "en"), LV.stopped: True}
+    assert LV.stop((replace(after[LV.last][0], done=True), "additive"), "en") == gr.skip()  # nothing to stop
 
 
 def test_session_languages_are_capped_oldest_first(monkeypatch):
@@ -470,10 +470,10 @@ def test_session_languages_are_capped_oldest_first(monkeypatch):
     monkeypatch.setattr(live_tab, "_SESSION_LANG", collections.OrderedDict())
     monkeypatch.setattr(live_tab, "_MAX_SESSIONS", 3)
     for i in range(5):
-        live_tab.session_language(SimpleNamespace(session_hash=f"s{i}"), "한국어" if i % 2 else "English")
+        live_tab.session_language(SimpleNamespace(session_hash=f"s{i}"), "ko" if i % 2 else "en")
     assert list(live_tab._SESSION_LANG) == ["s2", "s3", "s4"] and live_tab._SESSION_LANG["s3"] == "ko"
     assert live_tab.session_language(SimpleNamespace(session_hash="s0")) is None  # forgotten: the run's own language
-    assert live_tab.session_language(None, "한국어") is None  # no request (a direct call): nothing kept
+    assert live_tab.session_language(None, "ko") is None  # no request (a direct call): nothing kept
 
 
 def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
@@ -569,7 +569,7 @@ def test_language_switch_redraws_what_was_drawn_before_any_press():
     assert dict((v, k) for k, v in choices)["seq2seq-none"] == i18n.t("s2s.none_choice", "ko")
 
 
-@pytest.mark.parametrize("query, want", [({"lang": "ko"}, "한국어"), ({"lang": " KO "}, "한국어"), ({"lang": "ko-KR"}, "한국어"),
+@pytest.mark.parametrize("query, want", [({"lang": "ko"}, "ko"), ({"lang": " KO "}, "ko"), ({"lang": "ko-KR"}, "ko"),
                                          ({"lang": "en"}, None),
                                          ({"lang": "fr"}, None), ({}, None)])
 def test_a_links_lang_sets_the_switch_when_the_page_loads(query, want):
@@ -594,14 +594,14 @@ def test_sliders_start_at_the_shipped_models_depth():
 
 def test_language_switch_reaches_every_registered_component_in_korean():
     L = app.demo.localized
-    ups = uc.language_updates(L, "한국어")
+    ups = uc.language_updates(L, "ko")
     assert len(ups) == len(L.outputs)
     hangul = lambda s: any("\uac00" <= ch <= "\ud7a3" for ch in s)  # noqa: E731
     for (component, key, prop, fields), up in zip(L.items, ups):
         assert up[prop] == i18n.t(key, "ko", **fields), key
         if key not in ("tab.bert",):  # "BERT" is BERT in Korean too
             assert hangul(up[prop]), key
-    back = uc.language_updates(L, "English")
+    back = uc.language_updates(L, "en")
     for (component, key, prop, fields), up in zip(L.items, back):
         assert up[prop] == getattr(component, prop) == i18n.t(key, "en", **fields), key  # the built English
     # every label, tab and button on the page is registered (the API's hidden group aside)
@@ -618,14 +618,14 @@ def test_language_switch_reaches_every_registered_component_in_korean():
 @needs
 def test_korean_examples_show_in_korean_mode():
     L = app.demo.localized
-    ups = uc.language_updates(L, "한국어")[len(L.items):]
+    ups = uc.language_updates(L, "ko")[len(L.items):]
     samples = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, ups)}
     assert all(up["label"] == "예시" for up in ups)
     headers = {view: up["headers"] for (_, view, *_), up in zip(L.example_sets, ups)}
     assert headers["transformer"] == ["문장", "모델"] and headers["contextual"][0] == "단어"
     assert samples["transformer"][0] == ["나는 학생 입니다", "transformer-ko-en"]
     assert samples["contextual"][0][0] == "배" and "배가 아파요." in samples["contextual"][0][1]
-    en = uc.language_updates(L, "English")[len(L.items):]
+    en = uc.language_updates(L, "en")[len(L.items):]
     english = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, en)}
     assert english["transformer"][0] == ["I am a student.", "transformer-en-fr"]
 
@@ -743,7 +743,7 @@ def test_figure_words_have_a_korean_copy_of_every_label():
 def test_first_three_tabs_speak_korean_with_the_same_numbers():
     """Korean mode changes the words (titles, axis labels, the step and NSP sentences), never a
     number: every heatmap and bar equals the English run's, and each Korean title holds Hangul."""
-    en, ko = (s2s_views.seq2seq_view(EN, "seq2seq-dot", 2, lang) for lang in ("English", "한국어"))
+    en, ko = (s2s_views.seq2seq_view(EN, "seq2seq-dot", 2, lang) for lang in ("en", "ko"))
     assert _hangul(ko.step_text) and not _hangul(en.step_text) and "Step 2/" in en.step_text
     for f_en, f_ko in ((en.alignment, ko.alignment), (en.step_bars, ko.step_bars)):
         assert _hangul(f_ko.layout.title.text) and not _hangul(f_en.layout.title.text)
@@ -813,9 +813,9 @@ def test_errors_follow_the_language_switch(call, key):
 def _shown_in_both_languages(call, key: str):
     """call(lang) raises the error "err.<key>": English words in English, that key's Korean words in Korean."""
     with pytest.raises(gr.Error) as en:
-        call("English")
+        call("en")
     with pytest.raises(gr.Error) as ko:
-        call("한국어")
+        call("ko")
     assert not _hangul(en.value.message) and _hangul(ko.value.message), (en.value.message, ko.value.message)
     longest = max(re.split(r"\{[^}]*\}", i18n.STRINGS[f"err.{key}"]["ko"]), key=len)  # the key's words, fields aside
     assert longest in ko.value.message, (longest, ko.value.message)
@@ -833,7 +833,7 @@ def _shown_in_both_languages(call, key: str):
 def test_notices_follow_the_language_switch(call, keys):
     """Notices beside a result: the English run shows the English text as it always was, the Korean
     run each notice's Korean string, with the same numbers."""
-    en, ko = (call(lang).replace("\\", "") for lang in ("English", "한국어"))  # markdown escapes off
+    en, ko = (call(lang).replace("\\", "") for lang in ("en", "ko"))  # markdown escapes off
     assert "⚠️" in en and not _hangul(en.split("⚠️", 1)[1]), en
     for key in keys:
         words = [w for w in re.split(r"\{[^}]*\}", i18n.STRINGS[f"note.{key}"]["ko"]) if w.strip(" :.()")]

@@ -76,12 +76,12 @@ def test_fill_on_bert_custom_after_the_first_screen_shows_bert_custom(custom_ber
     shipped, custom = inf.fill_mask(a, 5, b), inf.fill_mask(a, 5, b, name="bert-custom")
     assert [t for t, _ in predicted(shipped)] != [t for t, _ in predicted(custom)]  # the two models are told apart
 
-    screen = first.screen(entries[0], "English")  # the shipped BERT on the default example
+    screen = first.screen(entries[0], "en")  # the shipped BERT on the default example
     assert guesses(screen[tab.masks]) == predicted(shipped) == bars(screen[tab.topk])
 
     # Fill [MASK] as the page wires it (the button's event), bert-custom chosen, the same sentences
     fill = next(f for f in demo.fns.values() if (tab.fill_btn._id, "click") in f.targets)
-    out = fill.fn("bert-custom", a, b, 5, 2, 4, "English")
+    out = fill.fn("bert-custom", a, b, 5, 2, 4, "en")
     assert guesses(out[tab.masks]) == predicted(custom) == bars(out[tab.topk])
     record = stored(out[tab.record])
     assert predicted(record) == predicted(custom) and record.tokens == custom.tokens
@@ -89,5 +89,5 @@ def test_fill_on_bert_custom_after_the_first_screen_shows_bert_custom(custom_ber
                                   custom.trace.enc_self[1, 3])  # layer 2, head 4: bert-custom's own attention
     assert record.trace.enc_self.shape[:2] == (2, 4) and out[tab.layer].maximum == 2
 
-    again = first.screen(entries[0], "English")  # the cached screen, untouched by the visitor's run
+    again = first.screen(entries[0], "en")  # the cached screen, untouched by the visitor's run
     assert again is screen and guesses(again[tab.masks]) == predicted(shipped)

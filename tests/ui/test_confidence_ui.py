@@ -110,11 +110,11 @@ def check_shown(html: str, name: str, record, lang: str = "en") -> Words:
 @needs
 def test_seq2seq_tab_shows_the_models_probability_of_each_word():
     tab = TABS["seq2seq"]
-    out = tab.run("I am a student.", "seq2seq-dot", "English")
+    out = tab.run("I am a student.", "seq2seq-dot", "en")
     r = out[tab.record]
     assert out[tab.translation] == r.translation  # the plain text stays for copying, tests and the API
     check_shown(out[tab.confidence], "seq2seq-dot", r)
-    ko = tab.relabel(r, 1, "한국어")  # the switch redraws it from the record: same numbers, Korean words
+    ko = tab.relabel(r, 1, "ko")  # the switch redraws it from the record: same numbers, Korean words
     assert [w["p"] for w in Words(ko[tab.confidence]).words] == [w["p"] for w in Words(out[tab.confidence]).words]
     check_shown(ko[tab.confidence], "seq2seq-dot", r, "ko")
 
@@ -124,11 +124,11 @@ def test_seq2seq_tab_shows_the_models_probability_of_each_word():
                                        ("transformer-ko-en", "배가 아파요.")])
 def test_transformer_tab_shows_the_models_probability_of_each_word(name, text):
     tab = TABS["transformer"]
-    out = tab.run(text, name, 1, 1, 1, "English")
+    out = tab.run(text, name, 1, 1, 1, "en")
     r = out[tab.record]
     assert out[tab.translation] == r.translation
     check_shown(out[tab.confidence], name, r)
-    check_shown(tab.relabel(r, 1, 1, "한국어")[tab.confidence], name, r, "ko")
+    check_shown(tab.relabel(r, 1, 1, "ko")[tab.confidence], name, r, "ko")
 
 
 @needs
@@ -136,8 +136,8 @@ def test_beam_tab_shows_the_chosen_hypothesis_probabilities():
     """The chosen hypothesis's words under the model, not the best one's: hypothesis 3 of 4."""
     tab = TABS["beam"]
     search = {"text": "The cat is sleeping on my bed.", "model": "transformer-en-fr", "beam": 4}
-    best = tab.run(search["text"], search["model"], search["beam"], "English")
-    third = tab.choose(search, 2, "English")
+    best = tab.run(search["text"], search["model"], search["beam"], "en")
+    third = tab.choose(search, 2, "en")
     hyps = inf.translate(search["model"], search["text"], 4, chosen=2)
     check_shown(best[tab.confidence], search["model"], inf.translate(search["model"], search["text"], 4))
     check_shown(third[tab.confidence], search["model"], hyps)
@@ -147,7 +147,7 @@ def test_beam_tab_shows_the_chosen_hypothesis_probabilities():
 @needs
 def test_score_functions_tab_shades_every_models_translation():
     tab = TABS["scores"]
-    out = tab.show("I am a student.", "English")
+    out = tab.show("I am a student.", "en")
     lines = Words(out[tab.confidence]).lines
     shown = [line["label"] for line in lines]
     assert shown and all(n in REG.names("seq2seq") for n in shown)

@@ -39,7 +39,7 @@ def tab(tmp_path_factory):
                     m.lora_B.normal_(std=0.5)
         save_task(root / "finetune" / task, model, {})
     with gr.Blocks() as demo:
-        lang = gr.Radio(["English", "한국어"], value="English")
+        lang = gr.Radio([("English", "en"), ("한국어", "ko")], value="en")
         tabs = build_tabs(Page(reg, Localized(), lang), [finetune])
     demo.the_tab, demo.folder = tabs["finetune"], root / "finetune"
     return demo
@@ -48,24 +48,24 @@ def tab(tmp_path_factory):
 def test_run_redraw_and_relabel(tab, monkeypatch):
     monkeypatch.setattr(ft, "FINETUNE", tab.folder)
     t = tab.the_tab
-    out = t.run_finetune("sentiment", "a warm , funny film .", "", 2, 2, "English")
+    out = t.run_finetune("sentiment", "a warm , funny film .", "", 2, 2, "en")
     r = out[t.record]
     assert r.label in ("POSITIVE", "NEGATIVE") and r.base_trace is not None
     assert np.allclose(out[t.finetuned].data[0].z, r.trace.enc_self[1, 1])
     assert np.allclose(out[t.pretrained].data[0].z, r.base_trace.enc_self[1, 1])
     calls = []
     monkeypatch.setattr(ft, "classify", lambda *a, **k: calls.append(a))  # a redraw must not run a model
-    again = t.redraw_heads(r, 1, 1, "한국어")
+    again = t.redraw_heads(r, 1, 1, "ko")
     assert np.allclose(again[t.finetuned].data[0].z, r.trace.enc_self[0, 0]) and "확률" in again[t.summary]
-    relabelled = t.relabel(r, "sentiment", 1, 1, "한국어")
+    relabelled = t.relabel(r, "sentiment", 1, 1, "ko")
     assert relabelled[t.explanation].startswith("(b) 단일 문장") and not calls
 
 
 def test_qa_run_and_task_pick(tab, monkeypatch):
     monkeypatch.setattr(ft, "FINETUNE", tab.folder)
     t = tab.the_tab
-    picked = t.pick_task("qa", "English")
-    out = t.run_finetune("qa", picked[t.text], picked[t.text_b], 1, 1, "English")
+    picked = t.pick_task("qa", "en")
+    out = t.run_finetune("qa", picked[t.text], picked[t.text_b], 1, 1, "en")
     r = out[t.record]
     assert picked[t.text_b][r.start:r.end] == r.answer and len(out[t.prediction].data) == 2  # P(start), P(end)
 

@@ -107,16 +107,16 @@ def test_the_page_events_fill_each_tab_once_and_in_the_visitors_language():
         if entry.block is not FS.opening:
             assert entry.block._id in selected, entry.tab
     fill, = [f for f in on_load]
-    screen = fill.fn("English", None)
+    screen = fill.fn("en", None)
     assert {c._id for c in screen} == {c._id for c in fill.outputs}
 
     class Link:
         query_params = {"lang": "ko-KR"}
-    assert fill.fn("English", Link()) == gr.skip()
+    assert fill.fn("en", Link()) == gr.skip()
     after = after_switch[0]
-    korean = after.fn("한국어", *([None] * (len(after.inputs) - 1)))
+    korean = after.fn("ko", *([None] * (len(after.inputs) - 1)))
     assert numbers(korean) == numbers(FS.screen(opening[0], "ko")) != numbers(screen)
-    assert after.fn("한국어", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
+    assert after.fn("ko", *(["a result"] * (len(after.inputs) - 1))) == gr.skip()
 
 
 def shown_value(c, screen: dict):
@@ -151,7 +151,7 @@ def test_the_cached_screen_is_a_fresh_run_even_after_the_redraws_on_its_record(l
                 continue
             args = [shown_value(c, cached[id(entry)]) for c in f.inputs]
             if f.inputs and f.inputs[-1] is LANG_SWITCH:
-                args[-1] = {"en": "한국어", "ko": "English"}[lang]  # the switch moves to the other language
+                args[-1] = {"en": "ko", "ko": "en"}[lang]  # the switch moves to the other language
             out = f.fn(*args)
             if hasattr(out, "__next__"):  # a generator (live training): not a redraw of the record
                 out.close()
@@ -210,12 +210,12 @@ def test_a_language_switch_on_an_unchanged_first_screen_is_the_cached_screen():
         if entry is None:
             continue
         en, ko = FS.screen(entry, "en"), FS.screen(entry, "ko")
-        out = f.fn(en[f.inputs[0]], "한국어")
+        out = f.fn(en[f.inputs[0]], "ko")
         assert out and all(out[o] is ko[o] for o in out), entry.tab  # a lookup
         run = {o: v for o, v in f.fn.__wrapped__(en[f.inputs[0]], "ko").items() if not isinstance(o, gr.File)}
         assert set(out) == set(run), entry.tab  # the redraw would change nothing the cached screen leaves out
         assert numbers(out) == numbers({o: fsm.freeze(v) for o, v in run.items()}), entry.tab
         changed = list(en[f.inputs[0]])  # the same arguments in another list: a run, not the cache
-        assert f.fn(changed, "한국어")[f.outputs[0]] is not ko.get(f.outputs[0])
+        assert f.fn(changed, "ko")[f.outputs[0]] is not ko.get(f.outputs[0])
         guarded += 1
     assert guarded >= 8  # scores, query-key, contextual, positional, inside, luong, choices, bert_inputs x2, elmo

@@ -29,7 +29,7 @@ def tab(tmp_path_factory):
     if (ASSETS / "bert").is_dir():
         reg.models.update(load_registry(ASSETS, names={"bert"}).models)
     with gr.Blocks() as demo:
-        lang = gr.Radio(["English", "한국어"], value="English")
+        lang = gr.Radio([("English", "en"), ("한국어", "ko")], value="en")
         tabs = build_tabs(Page(reg, Localized(), lang), [gpt])
     demo.the_tab = tabs["gpt"]
     return demo
@@ -37,12 +37,12 @@ def tab(tmp_path_factory):
 
 def test_stream_then_figures(tab):
     t = tab.the_tab
-    outs = list(t.continue_prompt("The students opened their", True, 0.7, 50, 0.95, 5, 0, 1, 1, "English"))
+    outs = list(t.continue_prompt("The students opened their", True, 0.7, 50, 0.95, 5, 0, 1, 1, "en"))
     assert len(outs) >= 1 and all(t.text in o and t.steps in o for o in outs)
     assert all(t.grid not in o for o in outs[:-1]) and t.grid in outs[-1] and t.record in outs[-1]
     record = outs[-1][t.record]
     assert len(outs[-1][t.steps]) == len(record.steps)
-    redrawn = t.show_heads(record, 2, 4, 1, "한국어")
+    redrawn = t.show_heads(record, 2, 4, 1, "ko")
     assert set(redrawn) == {t.step_plot, t.grid, t.head_plot, t.scores, t.files}
 
 
@@ -56,9 +56,9 @@ def test_every_handler_is_friendly(tab):
 @pytest.mark.skipif(not (ASSETS / "bert").is_dir(), reason="the shipped BERT (assets/bert) is not here")
 def test_compare_and_redraw(tab):
     t = tab.the_tab
-    out = t.compare("The students opened their books.", 12, 1, 2, 4, "English")
+    out = t.compare("The students opened their books.", 12, 1, 2, 4, "en")
     assert out[t.pair].tokens[0] == "[CLS]" and out[t.pair].tokens[-1] == "[SEP]"
-    again = t.show_pair(out[t.pair], 1, 2, 1, 1, "한국어")
+    again = t.show_pair(out[t.pair], 1, 2, 1, 1, "ko")
     assert "BERT" in again[t.bert_plot].layout.title.text
 
 

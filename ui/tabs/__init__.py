@@ -106,7 +106,7 @@ class Page:
     before it (by module name), and the gr.Tab it sits in (and its group's, for "opened" events)."""
     reg: object  # explorer.inference.Registry: every checkpoint, loaded once
     L: Localized
-    lang: gr.Radio  # the language switch: its value ("English", "한국어") is every handler's last input
+    lang: gr.Radio  # the language switch: its value ("en" or "ko"; the labels read English, 한국어) is every handler's last input
     tabs: dict = field(default_factory=dict)  # module name ("beam", "query_key") -> its Tab
     tab: gr.Tab | None = None  # the gr.Tab being built
     group: gr.Tab | None = None  # the group's gr.Tab holding it, if any

@@ -93,8 +93,8 @@ class Tab:
         trans_names = page.reg.names("transformer")
 
         @friendly
-        def _after_hub_load(repo_id, choice):
-            text, name = views.hub_bert_load(repo_id, i18n.lang_code(choice))
+        def _after_hub_load(repo_id, lang):
+            text, name = views.hub_bert_load(repo_id, lang)
             names = inf.registry().names("bert")
             return {self.loaded: text, self.model: gr.Dropdown(choices=names, value=name),
                     tabs["rollout"].model: gr.Dropdown(choices=names + trans_names),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer import i18n
 from explorer.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings
 from explorer.views import gpt as views
 from explorer.views import notices_md
@@ -153,4 +152,4 @@ class Tab:
     def show_pair(self, pair, bert_layer, bert_head, gpt_layer, gpt_head, lang="en"):
         if pair is None:
             return gr.skip()
-        return self._pair(views.compare_redraw(pair, bert_layer, bert_head, gpt_layer, gpt_head, i18n.lang_code(lang)))
+        return self._pair(views.compare_redraw(pair, bert_layer, bert_head, gpt_layer, gpt_head, lang))

@@ -77,7 +77,7 @@ class Tab:
     def first_view(self, text, model, layer, token, stack, target, lang="en"):
         """The first screen: the default example, and the stack's choices in `lang` (as the switch redraws them)."""
         return {**self.first_run(text, model, layer, token, stack, target, lang),
-                self.stack: gr.Radio(choices=stack_choices(i18n.lang_code(lang)))}
+                self.stack: gr.Radio(choices=stack_choices(lang))}
 
     @friendly
     def model_changed(self, model):
@@ -90,7 +90,7 @@ class Tab:
 
     @friendly
     def relabel(self, last, lang="en"):
-        out = {self.stack: gr.Radio(choices=stack_choices(i18n.lang_code(lang)))}
+        out = {self.stack: gr.Radio(choices=stack_choices(lang))}
         if last:
             out.update(self.show(*last, lang))
         return out

@@ -22,14 +22,14 @@ _MAX_SESSIONS = 10_000
 _SESSION_LANG_LOCK = threading.Lock()
 
 
-def session_language(request: gr.Request | None, choice=None) -> str | None:
-    """`choice` (if given) becomes the session's language; returns the session's language (None: unknown)."""
+def session_language(request: gr.Request | None, lang=None) -> str | None:
+    """`lang` (if given, "en" or "ko") becomes the session's language; returns the session's language (None: unknown)."""
     session = getattr(request, "session_hash", None)
     if session is None:
         return None
     with _SESSION_LANG_LOCK:  # handlers run in threads: move_to_end must not meet another's popitem
-        if choice is not None:
-            _SESSION_LANG[session] = i18n.lang_code(choice)
+        if lang is not None:
+            _SESSION_LANG[session] = lang
             _SESSION_LANG.move_to_end(session)
             while len(_SESSION_LANG) > _MAX_SESSIONS:
                 _SESSION_LANG.popitem(last=False)
@@ -99,20 +99,20 @@ class Tab:
                 self.status: v.text, self.last: (v.record, attention), self.stopped: False}
 
     @friendly
-    def stop(self, last, choice):
+    def stop(self, last, lang):
         """Stop: "Stopped.", the flag the language switch reads and the JSON of the last record on screen (what
         the run learned until then); after a finished run (nothing to stop) its "Done: …" stays."""
         if last and last[0].done:
             return gr.skip()
-        out = {self.status: i18n.t("live.stopped", choice), self.stopped: True}
+        out = {self.status: i18n.t("live.stopped", lang), self.stopped: True}
         return {**out, self.files: views.live_files(*last)} if last else out
 
     @friendly
-    def relabel(self, last, stopped, choice, request: gr.Request = None):
+    def relabel(self, last, stopped, lang, request: gr.Request = None):
         """The language switch: a run in progress draws its next records in the new language, and the last
         record on screen (`last`: record and score function; finished, `stopped` or running) is redrawn in it."""
-        session_language(request, choice)
+        session_language(request, lang)
         if not last:
             return gr.skip()
-        v = views.live_redraw(*last, choice, stopped=bool(stopped), downloads=False)
+        v = views.live_redraw(*last, lang, stopped=bool(stopped), downloads=False)
         return {self.loss: v.loss, self.alignment: v.alignment, self.status: v.text}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer import i18n
 from explorer import inference as inf
 from explorer.views import models as views
 from ui.components import Table, friendly
@@ -21,5 +20,5 @@ class Tab:
         page.on_language(self.relabel, page.lang, self.table)  # its headers (and Hub-loaded rows)
 
     @friendly
-    def relabel(self, choice):
-        return views.models_table(inf.registry(), i18n.lang_code(choice))
+    def relabel(self, lang):
+        return views.models_table(inf.registry(), lang)

@@ -43,7 +43,7 @@ class Tab:
                         trigger_mode="always_last", show_progress="hidden", api_visibility="private",
                         concurrency_id="models")  # every redraw of a record's figures: the shared queue
         # what is drawn before anyone presses a button follows the switch too (it was drawn in English)
-        page.on_language(friendly(lambda choice: gr.Radio(choices=views.seq2seq_choices(reg, i18n.lang_code(choice)))),
+        page.on_language(friendly(lambda lang: gr.Radio(choices=views.seq2seq_choices(reg, lang))),
                          page.lang, self.model)
         page.on_language(self.relabel, [self.record, self.step, page.lang], [self.confidence, self.notice, *drawn],
                          concurrency_id="models")
