@@ -38,6 +38,7 @@ from ui.components import (Localized, empty_table_headers, friendly, keep_disk_b
 from ui.tabs import Group, Page, build_tabs
 from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
+from ui.tabs import syntax
 from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
                      seq2seq, snapshots, transformer)
 from ui.limits import apply_limits, launch_kwargs
@@ -53,7 +54,7 @@ TABS = [  # the page's tabs, in order; a Group is a tab of sub-tabs
     bert,
     finetune,
     gpt,
-    Group("tab.inside", [rollout, query_key, contextual, positional]),
+    Group("tab.inside", [rollout, query_key, contextual, positional, syntax]),
     Group("tab.computation", [inside, luong, choices, bert_inputs, elmo]),
     Group("tab.training", [snapshots, live, length]),
     models,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE, OUT = ROOT / "assets" / "syntax" / "bert-ewt-dev.json", ROOT / "docs" / "heads-syntax.md"
+ENCODER = ROOT / "assets" / "syntax" / "transformer-en-fr-ewt-dev.json"  # the translation model's encoder, if made
 CLEAR = 0.10  # a head "clearly beats" the offsets when it is this far above the best one
 
 
@@ -22,11 +23,47 @@ def pct(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}"
 
 
-def render(t: dict) -> str:
+def beating(t: dict) -> list[dict]:
+    """The relations (not "all") whose best head beats the best offset by CLEAR or more."""
+    return [r for r in t["relations"] if r["relation"] != "all"
+            and r["best"]["accuracy"] - r["baseline"]["accuracy"] >= CLEAR]
+
+
+def encoder_section(e: dict, bert: dict) -> list[str]:
+    """The Transformer encoder's best heads beside BERT's, relation by relation."""
+    d = e["data"]
+    ours = {r["relation"]: r for r in bert["relations"]}
+    clear = beating(e)
+    lines = [
+        "## The translation model's encoder (`transformer-en-fr`)",
+        "",
+        f"The same method on the English encoder of the English→French Transformer ({e['layers']} layers × "
+        f"{e['heads']} heads, trained to translate, never to fill in words): {d['evaluated']} of {d['sentences']} "
+        f"sentences ({d['skipped']} longer than its 64-token source limit), {d['words']} words; made by "
+        f"`{e['command']}`. Its encoder reads the pieces and `</s>`, no [CLS]; `</s>` is left out of the argmax as "
+        "[SEP] is. The words are given to its tokenizer one by one, so a full stop is a piece of its own (`▁` `.`) "
+        "where the typed sentence would glue it to the word before. BERT's column is on all "
+        f"{bert['data']['evaluated']} sentences.",
+        "",
+        "| relation | words | best head | direction | accuracy % | best offset % | BERT's best head % |",
+        "| --- | ---: | --- | --- | ---: | ---: | ---: |",
+    ]
+    for r in e["relations"]:
+        b, o, x = r["best"], r["baseline"], ours.get(r["relation"])
+        lines.append(f"| {r['relation']} | {r['count']} | {b['layer']}-{b['head']} | {b['direction']} | "
+                     f"{pct(b['accuracy'])} | {pct(o['accuracy'])} ({o['offset']:+d}) | "
+                     f"{pct(x['best']['accuracy']) if x else '–'} |")
+    lines += ["", f"Here {len(clear)} of {len(e['relations']) - 1} relations beat the best offset by "
+              f"{100 * CLEAR:.0f} points or more (" + (", ".join(f"`{r['relation']}`" for r in clear) or "none") +
+              f"), against {len(beating(bert))} for BERT: a translation encoder this small leans on position.", ""]
+    return lines
+
+
+def render(t: dict, encoder: dict | None = None) -> str:
     d, rels = t["data"], t["relations"]
     by = {r["relation"]: r for r in rels}
     scored = [r for r in rels if r["relation"] != "all"]
-    clear = [r for r in scored if r["best"]["accuracy"] - r["baseline"]["accuracy"] >= CLEAR]
+    clear = beating(t)
     lines = [
         "# Heads vs syntax: does one attention head find a word's dependency head?",
         "",
@@ -103,6 +140,8 @@ def render(t: dict) -> str:
         "offsets are per relation, as theirs.",
         "",
     ]
+    if encoder is not None:
+        lines += encoder_section(encoder, t)
     return "\n".join(lines)
 
 
@@ -110,7 +149,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--check", action="store_true", help="exit 1 if the page is not what it would write")
     args = p.parse_args(argv)
-    text = render(json.loads(TABLE.read_text(encoding="utf-8")))
+    encoder = json.loads(ENCODER.read_text(encoding="utf-8")) if ENCODER.is_file() else None
+    text = render(json.loads(TABLE.read_text(encoding="utf-8")), encoder)
     if args.check:
         current = OUT.read_text(encoding="utf-8") if OUT.is_file() else ""
         if current != text:

@@ -107,9 +107,13 @@ def test_split_words_splits_like_the_treebank():
         "The", "dog", "did", "n't", "bark", ",", "it", "'s", "late", "."]
 
 
-@pytest.mark.skipif(not sx.TABLE.is_file(), reason="assets/syntax/bert-ewt-dev.json not made yet")
-def test_the_shipped_table_loads_and_holds_what_it_says():
-    t = sx.load_table()
+@pytest.mark.parametrize("name", ["bert", "transformer-en-fr"])
+def test_the_shipped_table_loads_and_holds_what_it_says(name):
+    path = sx.ASSETS / f"{name}-ewt-dev.json"
+    if not path.is_file():
+        pytest.skip(f"{path.name} not made")
+    t = sx.load_table(path)
+    assert t["model"] == name
     assert t["data"]["sha256"] and len(t["data"]["sha256"]) == 64 and t["command"].startswith("python3 -m explorer.syntax")
     assert t["data"]["evaluated"] + t["data"]["skipped"] == t["data"]["sentences"] > 1000
     rels = {r["relation"]: r for r in t["relations"]}
@@ -151,6 +155,9 @@ def test_the_view_draws_the_table_grid_and_an_examples_parse(lang):
     typed = views.syntax_view("bert", "obj", "head->dep", "I liked the movie.", 1, 1, lang)
     assert not [d for d in typed.arcs.data if d.line and d.line.dash == "dot"]  # a typed sentence: no parse
     assert views.t("syn.no_parse", lang) in typed.summary
+    if views.table_path("transformer-en-fr").is_file():  # the translation model's encoder: </s>, no [CLS]
+        enc = views.syntax_view("transformer-en-fr", "det", "dep->head", views.EXAMPLE_TEXTS[1], None, None, lang)
+        assert np.asarray(enc.grid.data[0].z).shape == (3, 8) and len(enc.arcs.data) > 5
 
 
 def test_the_examples_parses_are_trees():

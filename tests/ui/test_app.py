@@ -581,7 +581,7 @@ def test_the_language_switch_redraws_the_results_on_screen():
                                      "scores.relabel", "seq2seq.relabel", "transformer.relabel",
                                      "inside.relabel", "luong.relabel", "choices.relabel", "bert_inputs.relabel",
                                      "bert_inputs.relabel", "elmo.relabel", "finetune.relabel",
-                                     "gpt.relabel"])  # bert_inputs: its two results
+                                     "gpt.relabel", "syntax.relabel"])  # bert_inputs: its two results
 
 
 def _words(values) -> list:
