@@ -785,22 +785,32 @@ STRINGS: dict[str, dict[str, str]] = {
     "lu.score_additive": {"en": "Bahdanau (additive)", "ko": "Bahdanau (additive, 덧셈)"},
     # next-word choices (explorer/choices.py)
     "ch.intro": {
-        "en": "Every decoding step ends in a softmax over the vocabulary. Here are the words the model weighed at each "
-              "step (top-k, with probabilities), beside that step's Encoder-Decoder Attention row; the word the "
-              "translation has is outlined. Type your own translation to see how probable the model finds each of "
-              "its words (teacher forcing) and where it attends.",
-        "ko": "디코딩의 각 스텝은 어휘 전체에 대한 소프트맥스로 끝납니다. 스텝마다 모델이 저울질한 단어들(상위 k개와 확률)을 "
-              "그 스텝의 인코더-디코더 어텐션 (Encoder-Decoder Attention) 행 옆에 보여 줍니다. 번역에 들어간 단어는 "
-              "테두리로 표시합니다. 원하는 번역을 직접 입력하면 모델이 그 단어 하나하나를 얼마나 그럴듯하게 보는지"
-              "(teacher forcing)와 어디를 보는지 알 수 있습니다.",
+        "en": "Every decoding step ends in a softmax over the vocabulary's pieces; here they are put back together "
+              "into whole words. For each word of the translation: the words the model weighed there (top-k), beside "
+              "the Encoder-Decoder Attention row of the step that began it; the word the translation has is outlined. "
+              "A rival word starts with one of the most probable pieces that can begin a word and goes on with the "
+              "model's own greedy choice of pieces; its probability is the product of its pieces' probabilities. "
+              "Type your own translation to see how probable the model finds each of its words (teacher forcing: "
+              "your words in the model's own pieces, each word the product of its pieces) and where it attends. "
+              "Try the \"it\" sentence: does the model say il (the animal) or elle (the street)?",
+        "ko": "디코딩의 각 스텝은 어휘의 조각(서브워드) 전체에 대한 소프트맥스로 끝납니다. 여기서는 조각을 다시 온전한 단어로 "
+              "묶어 보여 줍니다. 번역의 단어마다 모델이 저울질한 단어들(상위 k개와 확률)을, 그 단어를 시작한 스텝의 "
+              "인코더-디코더 어텐션 (Encoder-Decoder Attention) 행 옆에 보여 줍니다. 번역에 들어간 단어는 테두리로 "
+              "표시합니다. 후보 단어는 단어를 시작할 수 있는 가장 확률 높은 조각에서 시작해 모델 자신의 그리디 선택으로 "
+              "이어지며, 그 확률은 조각 확률의 곱입니다. 원하는 번역을 직접 입력하면 모델이 그 단어 하나하나를 얼마나 "
+              "그럴듯하게 보는지(teacher forcing: 입력한 단어를 모델 자신의 조각으로 나누고, 단어의 확률은 조각 확률의 곱)와 "
+              "어디를 보는지 알 수 있습니다. \"it\" 문장을 넣어 보세요: 모델은 il(동물)이라고 할까요, elle(길)이라고 할까요?",
     },
     "ch.target": {"en": "Your own translation (optional)", "ko": "직접 입력한 번역 (선택)"},
     "ch.run": {"en": "Show the choices", "ko": "후보 보기"},
     "ch.figure": {"en": "Next-word choices at every step", "ko": "스텝별 다음 단어 후보"},
     "ch.att_axis": {"en": "source: the step's attention row", "ko": "원문: 그 스텝의 어텐션 행"},
-    "ch.rank_axis": {"en": "top-k rank (the word in the translation outlined)", "ko": "상위 k 순위 (번역에 들어간 단어는 테두리)"},
-    "ch.summary": {"en": "{which}: **{text}**. log p = {lp}, perplexity {ppl}; {off} of {n} steps are not the model's first choice.",
-                   "ko": "{which}: **{text}**. log p = {lp}, 퍼플렉서티 {ppl}; {n}개 스텝 중 {off}개는 모델의 1순위가 아닙니다."},
+    "ch.rank_axis": {"en": "top-k rank of whole words (the word in the translation outlined)",
+                     "ko": "온전한 단어의 상위 k 순위 (번역에 들어간 단어는 테두리)"},
+    "ch.summary": {"en": "{which}: **{text}**. log p = {lp}, perplexity {ppl} per piece; {off} of {n} words are not the "
+                         "model's first choice.",
+                   "ko": "{which}: **{text}**. log p = {lp}, 조각당 퍼플렉서티 {ppl}; {n}개 단어 중 {off}개는 모델의 1순위가 "
+                         "아닙니다."},
     "ch.forced": {"en": "Your translation, teacher-forced", "ko": "입력한 번역 (teacher forcing)"},
     "ch.own": {"en": "The model's translation", "ko": "모델의 번역"},
     # BERT's inputs and the 80/10/10 rule (explorer/bert_inputs.py)
@@ -1289,6 +1299,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ftf.attention": {"en": "attention", "ko": "어텐션"},
     "col.label": {"en": "label", "ko": "레이블"},
     "col.word": {"en": "word", "ko": "단어"},
+    "col.pieces": {"en": "pieces", "ko": "조각"},
     "col.tag": {"en": "tag", "ko": "태그"},
     "what.premise": {"en": "premise", "ko": "전제"},
     "what.hypothesis": {"en": "hypothesis", "ko": "가설"},
@@ -1399,7 +1410,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.previous": {"en": "◀ Previous", "ko": "◀ 이전"},
     "lesson.next": {"en": "Next ▶", "ko": "다음 ▶"},
     "lesson.figure": {"en": "The slide's example", "ko": "슬라이드의 예시"},
-    "lesson.table": {"en": "The slide's example (table)", "ko": "슬라이드의 예시 (표)"},
     "lesson.presenter": {"en": "Presenter mode (large type for a projector)", "ko": "발표자 모드 (프로젝터용 큰 글씨)"},
     "lesson.explore": {"en": "Explore further in the tab “{tab}”.", "ko": "“{tab}” 탭에서 더 살펴보세요."},
     "lesson.link": {"en": "Link to this step: `{link}` (add it to the app's address)",
@@ -1420,6 +1430,11 @@ EXAMPLES: dict[str, dict[str, list[list]]] = {
     "bert": {lang: [["the man went to the [MASK] .", "he bought a gallon of milk ."],
                     ["the man went to the [MASK] .", ""], ["Here is the sentence I want embeddings for.", ""],
                     [_EN[1], ""], ["the man went to the store .", "he bought a gallon of milk ."]] for lang in LANGS},
+    # next-word choices: [sentence, model, typed translation]; the "it" sentence first (il or elle?)
+    "choices": {lang: [[_EN[1], "transformer-en-fr", ""],
+                       [_EN[1], "transformer-en-fr", "L'animal n'a pas traversé la rue parce qu'il était trop fatigué."],
+                       [_EN[0], "transformer-en-fr", "Je suis étudiant."], [_KO[0], "transformer-ko-en", ""]]
+                for lang in LANGS},
     "contextual": {"en": [["bank", ""], ["stick", ""], ["배", ""]],
                    "ko": [["배", ""], ["bank", ""], ["stick", ""]]},
 }

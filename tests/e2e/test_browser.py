@@ -1018,7 +1018,7 @@ def test_luong_four_steps_of_one_decoding_step(ui, tmp_path):
 
 
 CHOICES_SUMMARY = re.compile(r"^Your translation, teacher-forced: (.+)\. log p = (-\d+\.\d{3}), perplexity "
-                             r"(\d+\.\d\d); (\d+) of (\d+) steps are not the model's first choice\.$")
+                             r"(\d+\.\d\d) per piece; (\d+) of (\d+) words are not the model's first choice\.$")
 
 
 def test_next_word_choices_of_a_typed_translation(ui, tmp_path):
@@ -1033,17 +1033,17 @@ def test_next_word_choices_of_a_typed_translation(ui, tmp_path):
     text, lp, ppl, off, n = CHOICES_SUMMARY.match(summary.inner_text()).groups()
     assert text.startswith("Je suis un étudiant."), text
     rows = _until(ui, lambda: len(ui.grid("Every step's choices")) == int(n) and ui.grid("Every step's choices"),
-                  "a row per step")  # step, token, probability, rank, top-k
-    probs = _floats(r[2] for r in rows)
+                  "a row per word")  # step, word, pieces, probability, rank, top-k
+    probs = _floats(r[3] for r in rows)
     assert float(lp) == pytest.approx(sum(np.log(probs)), abs=2e-3)  # log p of the typed words, teacher-forced
-    assert float(ppl) == pytest.approx(np.exp(-float(lp) / len(rows)), abs=6e-3)
-    assert int(off) == sum(int(r[3]) > 1 for r in rows)
+    assert float(ppl) == pytest.approx(np.exp(-float(lp) / sum(len(r[2].split()) for r in rows)), abs=6e-3)
+    assert int(off) == sum(r[4] != "1" for r in rows)
     for r in rows:
-        top = _top(r[4])
-        if r[3] == "1":
-            assert top[0][0] == r[1] and top[0][1] == pytest.approx(float(r[2]), abs=5e-4), r
-    ticks = ui.ticks("Next-word choices at every step", axis="y")  # the figure's rows: the typed tokens
-    assert sorted(ticks) == sorted(f"{r[0]}. {r[1]}" for r in rows), ticks
+        top = _top(r[5])
+        if r[4] == "1":
+            assert top[0][0] == r[1] and top[0][1] == pytest.approx(float(r[3]), abs=5e-4), r
+    ticks = ui.ticks("Next-word choices at every step", axis="y")  # the figure's rows: the typed words
+    assert sorted(ticks) == sorted(f"{i + 1}. {r[1]}" for i, r in enumerate(rows)), ticks
 
     ui.screenshot("choices", summary, tmp_path)
     _no_toast(ui)

@@ -51,8 +51,8 @@ def test_luong_and_choices_tabs(tabs):
     ch = tabs["choices"]
     out = ch.show("I am a student.", "transformer-en-fr", "Je suis un étudiant.", 4, "한국어")
     table = out[ch.table]
-    assert list(table.columns)[:2] == [i18n.t("col.step", "ko"), "토큰"] and "teacher forcing" in out[ch.summary]
-    assert table.iloc[2, 1] == "▁un" and table.iloc[2, 3] > 1  # 'un' is not the model's first choice
+    assert list(table.columns)[:3] == [i18n.t("col.step", "ko"), "단어", "조각"] and "teacher forcing" in out[ch.summary]
+    assert table.iloc[2, 1] == "un" and table.iloc[2, 4] > 1  # whole words; 'un' is not the model's first choice
 
 
 def test_bert_inputs_and_elmo_tabs(tabs):
@@ -68,14 +68,16 @@ def test_bert_inputs_and_elmo_tabs(tabs):
         e.show("bank", "", "1, 2", 1.0, True, "auto", "English")
 
 
-def test_the_translate_api_reads_a_typed_target():
+def test_the_translate_target_api_reads_a_typed_target():
     from ui import api
-    text, fig, rec = api.translate_api("I am a student.", "transformer-en-fr", 1, "Je suis un étudiant.")
+    text, fig, rec = api.translate_target_api("I am a student.", "transformer-en-fr", "Je suis un étudiant.")
     assert text == "Je suis un étudiant." and rec["forced"] and rec["target_tokens"][-1] == "</s>"
     assert [s["token"] for s in rec["steps"]][:3] == ["▁Je", "▁suis", "▁un"] and rec["steps"][2]["rank"] > 1
     assert np.asarray(fig.data[0].z).shape == (len(rec["target_tokens"]), len(rec["source_tokens"]))
-    plain = api.translate_api("I am a student.", "transformer-en-fr", 1, "")
+    plain = api.translate_api("I am a student.", "transformer-en-fr", 1)
     assert "forced" not in plain[2] and plain[0] == "Je suis étudiant."
+    with pytest.raises(gr.Error, match="Please type a target"):  # /translate_target needs one
+        api.translate_target_api("I am a student.", "transformer-en-fr", " ")
 
 
 def test_choosing_a_model_sets_the_inside_tabs_depth_and_stack(tabs):
