@@ -38,7 +38,6 @@ def choices_view(text: str, model: str, target: str = "", top_k=5, beam=1, lang:
 
 
 def choices_redraw(r: choices.ChoicesResult, lang: str = "en") -> ChoicesView:
-    lang = i18n.lang_code(lang)
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     words = r.words
     k = max((len(w.top) for w in words), default=1)
