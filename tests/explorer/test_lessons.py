@@ -1,0 +1,57 @@
+"""The lesson path (explorer/lessons.py, explorer/views/lessons.py): every step of the five decks draws its
+deck's example with the real view, in both languages; Previous / Next walk the whole course in order; a
+step's link opens that step; the texts use the decks' words, never the variants the glossary forbids."""
+import json
+
+import pytest
+
+from explorer import glossary, i18n, lessons
+from explorer.views import lessons as views
+
+
+def data_traces(fig) -> list:
+    return [t for t in json.loads(fig.to_json())["data"]
+            if any(t.get(k) not in (None, [], {}) for k in ("z", "x", "y", "cells"))]
+
+
+def test_the_path_walks_every_step_once_in_the_decks_order():
+    seen, step = [], lessons.FIRST
+    while step:
+        seen.append(step)
+        step = lessons.neighbours(step)[1]
+    assert seen == lessons.ORDER == [s.id for d in lessons.DECKS for s in d.steps]
+    assert len(set(seen)) == len(seen) and [d.id for d in lessons.DECKS] == ["seq2seq", "attention", "transformer",
+                                                                           "bert", "gpt"]
+    back, step = [], lessons.ORDER[-1]
+    while step:
+        back.append(step)
+        step = lessons.neighbours(step)[0]
+    assert back == seen[::-1]
+
+
+def test_every_step_names_a_drawing_and_a_tab_that_exist():
+    for s in lessons.STEPS.values():
+        assert s.view in views.RENDERERS, s.id
+        assert s.tab in i18n.STRINGS and set(s.title) == set(s.text) == {"en", "ko"}, s.id
+
+
+def test_an_unknown_link_opens_the_first_step():
+    assert lessons.step("no-such-step").id == lessons.FIRST and lessons.step(None).id == lessons.FIRST
+
+
+@pytest.mark.parametrize("step_id", lessons.ORDER)
+def test_each_step_draws_its_example_with_numbers(step_id):
+    v = views.lesson_view(step_id, "en")
+    assert v.step == step_id and v.link == f"?lesson={step_id}"
+    assert data_traces(v.figure), f"{step_id}: a blank figure"
+    ko = views.lesson_view(step_id, "ko")
+    assert ko.title != v.title and ko.text != v.text  # the Korean words, not the English ones
+
+
+def test_the_texts_use_the_decks_words():
+    for s in lessons.STEPS.values():
+        for lang in ("en", "ko"):
+            for bad in glossary.AVOID:
+                assert bad not in s.text[lang] + s.title[lang], (s.id, bad)
+    assert "어텐션 스코어 행렬" in lessons.STEPS["transformer-4"].title["ko"]
+    assert "감정 분석" in lessons.STEPS["bert-6"].title["ko"]

@@ -1,0 +1,51 @@
+"""The Lessons tab (ui/tabs/lessons.py): Previous / Next, the deck selector, a step's link and the language
+switch, through the tab's own handlers (outputs read by component)."""
+from types import SimpleNamespace
+
+import gradio as gr
+
+import app
+from explorer import lessons
+from explorer.views import lessons as views
+
+TAB = app.demo.tabs["lessons"]
+
+
+def request(**params):
+    return SimpleNamespace(query_params=params)
+
+
+def test_the_lessons_tab_comes_first():
+    assert app.TABS[0].__name__.endswith("lessons")
+
+
+def test_next_and_previous_walk_the_course():
+    out = TAB.go(lessons.FIRST, "en")
+    assert out[TAB.current] == lessons.FIRST and out[TAB.neighbours] == lessons.neighbours(lessons.FIRST)
+    nxt = TAB.go_next(out[TAB.neighbours], "en")
+    assert nxt[TAB.current] == lessons.ORDER[1] and nxt[TAB.step]["value"] == lessons.ORDER[1]
+    assert TAB.go_previous(nxt[TAB.neighbours], "en")[TAB.current] == lessons.FIRST
+    assert TAB.go_previous(out[TAB.neighbours], "en") == gr.skip()  # the first step has no previous
+    last = TAB.go(lessons.ORDER[-1], "en")
+    assert TAB.go_next(last[TAB.neighbours], "en") == gr.skip()
+
+
+def test_choosing_a_deck_opens_its_first_slide_and_lists_its_slides():
+    out = TAB.go_deck("transformer", "en")
+    assert out[TAB.current] == "transformer-1" and out[TAB.deck]["value"] == "transformer"
+    assert [v for _, v in out[TAB.step]["choices"]] == [s.id for s in lessons.DECKS[2].steps]
+
+
+def test_a_link_opens_its_step_in_its_language_and_presenter_mode():
+    out = TAB.from_url(request(lesson="transformer-4", lang="ko", presenter="1"), "en")
+    assert out[TAB.current] == "transformer-4" and out[TAB.presenter] is True
+    assert out[TAB.title] == views.lesson_text("transformer-4", "ko")[0]
+    assert "?lesson=transformer-4" in out[TAB.link]
+    assert TAB.from_url(request(), "en") == gr.skip()  # no link: the first screen stays
+    assert TAB.from_url(request(lesson="nonsense"), "en") == gr.skip()
+
+
+def test_the_language_switch_redraws_the_same_step():
+    en, ko = TAB.go("bert-4", "en"), TAB.go("bert-4", "한국어")
+    assert en[TAB.current] == ko[TAB.current] == "bert-4" and en[TAB.title] != ko[TAB.title]
+    assert [label for label, _ in ko[TAB.deck]["choices"]] == [label for label, _ in views.deck_choices("ko")]

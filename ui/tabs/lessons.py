@@ -1,0 +1,90 @@
+"""Lessons: the five decks as a path through the app (explorer/lessons.py), each slide drawn with the app's
+own view on the deck's example (explorer/views/lessons.py: lesson_view), with Previous / Next, a link per
+step (`?lesson=transformer-4`, read by `from_url` when the page loads) and a presenter mode for a projector
+(large type, selectors tucked away; `?presenter=1` opens in it)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from explorer import i18n
+from explorer import lessons
+from explorer.views import lessons as views
+from ui.components import friendly
+
+TITLE = "tab.lessons"
+PRESENTER_JS = "(on) => { document.body.classList.toggle('ae-presenter', !!on); return []; }"
+
+
+def code(lang) -> str:
+    """The switch's value as a language code, whether it sends a label ("한국어") or a code ("ko")."""
+    return lang if lang in i18n.LANGS else i18n.CHOICES.get(lang, "en")
+
+
+class Tab:
+    def __init__(self, page):
+        L = page.L
+        L(gr.Markdown, "lesson.intro")
+        with gr.Row(elem_classes="ae-lesson-controls"):
+            self.deck = L(gr.Dropdown, "lesson.deck", choices=views.deck_choices(), value=lessons.DECKS[0].id,
+                          scale=2)
+            self.presenter = L(gr.Checkbox, "lesson.presenter", value=False, scale=1)
+        self.step = L(gr.Radio, "lesson.step", choices=views.step_choices(lessons.DECKS[0].id),
+                      value=lessons.FIRST, elem_classes="ae-lesson-controls")
+        self.title = gr.Markdown(elem_classes="ae-lesson-title")
+        self.text = gr.Markdown(elem_classes="ae-lesson-text")
+        self.figure = L(gr.Plot, "lesson.figure")
+        with gr.Row():
+            self.previous = L(gr.Button, "lesson.previous", size="lg")
+            self.next = L(gr.Button, "lesson.next", variant="primary", size="lg")
+        self.link = gr.Markdown(elem_classes="ae-lesson-link")
+        self.current = gr.State(lessons.FIRST)  # the step on screen (an id: the lesson data is the record)
+        self.neighbours = gr.State(lessons.neighbours(lessons.FIRST))
+        out = [self.deck, self.step, self.title, self.text, self.figure, self.link, self.current,
+               self.neighbours]
+        self.outputs = out
+        run = dict(concurrency_id="models", api_visibility="private")
+        self.step.input(self.go, [self.step, page.lang], out, **run)
+        self.deck.input(self.go_deck, [self.deck, page.lang], out, **run)
+        self.previous.click(self.go_previous, [self.neighbours, page.lang], out, **run)
+        self.next.click(self.go_next, [self.neighbours, page.lang], out, **run)
+        self.presenter.change(None, self.presenter, None, js=PRESENTER_JS, api_visibility="private")
+        page.on_language(self.go, [self.current, page.lang], out, concurrency_id="models")
+        page.first_screen(self.go, [self.current, page.lang], out)
+
+    @friendly
+    def go(self, step_id, lang="en"):
+        lang = code(lang)
+        v = views.lesson_view(step_id, lang)
+        return {self.deck: gr.update(choices=views.deck_choices(lang), value=v.deck),
+                self.step: gr.update(choices=views.step_choices(v.deck, lang), value=v.step),
+                self.title: v.title, self.text: v.text,
+                self.figure: v.figure,
+                self.link: i18n.t("lesson.link", lang, link=v.link),
+                self.current: v.step, self.neighbours: (v.previous, v.next)}
+
+    @friendly
+    def go_deck(self, deck_id, lang="en"):
+        deck = next((d for d in lessons.DECKS if d.id == deck_id), lessons.DECKS[0])
+        return self.go(deck.steps[0].id, lang)
+
+    @friendly
+    def go_previous(self, neighbours, lang="en"):
+        prev = (neighbours or (None, None))[0]
+        return self.go(prev, lang) if prev else gr.skip()
+
+    @friendly
+    def go_next(self, neighbours, lang="en"):
+        nxt = (neighbours or (None, None))[1]
+        return self.go(nxt, lang) if nxt else gr.skip()
+
+    @friendly
+    def from_url(self, request: gr.Request, lang="en"):
+        """A link's ?lesson=<step> opens the page at that step, drawn; ?presenter=1 in presenter mode. Without
+        either the page keeps its first screen."""
+        params = request.query_params if request is not None else {}
+        step_id, presenter = (params.get("lesson") or "").strip(), params.get("presenter") in ("1", "true", "on")
+        if step_id not in lessons.STEPS and not presenter:
+            return gr.skip()
+        url_lang = (params.get("lang") or "").strip().lower().split("-")[0]
+        shown = self.go(step_id or lessons.FIRST, url_lang if url_lang in i18n.LANGS else lang)
+        return {**shown, self.presenter: True} if presenter else shown
