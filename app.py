@@ -38,6 +38,7 @@ from ui.components import (Localized, empty_table_headers, friendly, keep_disk_b
 from ui.tabs import Group, Page, build_tabs
 from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
+from ui.tabs import lessons
 from ui.tabs import syntax
 from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
                      seq2seq, snapshots, transformer)
@@ -47,6 +48,7 @@ from ui.theme import CSS, PAGE_JS, PAGE_LANG_JS, RELAYOUT_JS, THEME
 log = logging.getLogger("attention_explorer")
 
 TABS = [  # the page's tabs, in order; a Group is a tab of sub-tabs
+    lessons,  # the course's path through the other tabs
     seq2seq,
     scores,
     transformer,
@@ -87,6 +89,9 @@ def build_demo() -> gr.Blocks:
                     api_visibility="private")
         lang.change(None, lang, None, js=PAGE_LANG_JS, show_progress="hidden", api_visibility="private")
         demo.load(language_from_url, None, lang, show_progress="hidden", api_visibility="private", queue=False)
+        path = demo.tabs["lessons"]  # a link's ?lesson=<step> opens the page at that step of the course
+        demo.load(path.from_url, lang, path.outputs + [path.presenter], show_progress="hidden",
+                  api_visibility="private", concurrency_id="models")
         tables = [t for t, _ in L.tables]  # the results tables: headers of the empty ones follow the switch
         headers = lang.change(empty_table_headers([cols for _, cols in L.tables]), [lang] + tables, tables,
                               show_progress="hidden", api_visibility="private")
