@@ -93,6 +93,9 @@ def _number(value, name: str) -> float:
     return v
 
 
+MIN_TEMPERATURE, MIN_TOP_P = 1e-3, 1e-6  # below these, sampling is the argmax anyway (check_settings)
+
+
 def check_settings(temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False, max_new_tokens=30,
                    alternatives=10) -> dict:
     """The sampling settings, checked; a UserError that says what is allowed otherwise."""
@@ -113,6 +116,9 @@ def check_settings(temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False, ma
     if not 0 < top_p <= 1:
         raise UserError(f"Top-p must be above 0 and at most 1 (got {_shown(top_p)}).", "gpt_top_p",
                         value=_shown(top_p))
+    # A temperature or top-p just above 0 (1e-320) is the argmax already: floored where float32 still divides
+    # and sums it (1e-320 itself overflows logits / T to inf and the softmax to NaN). The draw is the same.
+    temperature, top_p = max(temperature, MIN_TEMPERATURE), max(top_p, MIN_TOP_P)
     return {"greedy": False, "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed,
             "max_new_tokens": max_new_tokens, "alternatives": alternatives}
 

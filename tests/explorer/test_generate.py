@@ -152,3 +152,12 @@ def test_cli_generate_json_lines(reg, capsys):
     out = capsys.readouterr()
     assert json.loads(out.out)["error"].startswith("Max new tokens must be between 1 and 100")
     assert "Traceback" not in out.err
+
+
+@pytest.mark.parametrize("tiny", [{"temperature": 1e-320}, {"top_p": 1e-320}, {"temperature": 5e-324, "top_p": 5e-324}])
+def test_a_temperature_or_top_p_just_above_zero_draws_the_argmax(reg, tiny):
+    """1e-320 once overflowed logits / T to inf and the softmax to NaN (a torch error reached the caller)."""
+    greedy = generate("I am a", max_new_tokens=6, greedy=True, reg=reg)
+    for seed in (1, 2):
+        drawn = generate("I am a", max_new_tokens=6, seed=seed, reg=reg, **tiny)
+        assert [s.token_id for s in drawn.steps] == [s.token_id for s in greedy.steps]
