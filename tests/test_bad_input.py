@@ -570,9 +570,21 @@ def test_app_analysis_handlers(app, entry, case):
         assert err is None, err
 
 
+@pytest.mark.parametrize("name", [XSS_SCRIPT, "\ud800" + XSS_IMG])
+def test_app_api_errors_carry_the_text_word_for_word(app, name):
+    """The API's callers read JSON, never HTML: an unknown model's name comes back as sent (a lone surrogate
+    replaced by "?"), not escaped; the page's toasts escape it (below)."""
+    import gradio as gr
+    with pytest.raises(gr.Error) as e:
+        app.api.translate_api("Hello.", name, 1)
+    msg = str(e.value.message)
+    assert msg.startswith("Unknown model '") and name.replace("\ud800", "?") in msg and "&lt;" not in msg
+    msg.encode("utf-8")
+
+
 @pytest.mark.parametrize("call,message", [
-    (lambda app: app.api.translate_api("Hello.", XSS_SCRIPT, 1), "Unknown model"),
-    (lambda app: app.api.translate_api("Hello.", "\ud800" + XSS_IMG, 1), "Unknown model"),
+    (lambda app: app.tabs["seq2seq"].run("Hello.", XSS_SCRIPT), "Unknown model"),
+    (lambda app: app.tabs["seq2seq"].run("Hello.", "\ud800" + XSS_IMG), "Unknown model"),
     (lambda app: app.api.translate_api("Hello.", "transformer-en-fr", 0), "Beam size"),
     (lambda app: app.api.translate_api("Hello.", "transformer-en-fr", 10**6), "Beam size"),
     (lambda app: app.api.fill_mask_api("no mask here", 5), "[MASK]"),

@@ -1,6 +1,6 @@
-"""/translate's optional `target` over HTTP (gradio_client): a typed translation comes back teacher-forced with
-each token's probability, the same numbers as explorer.choices in this process; callers that pass three
-arguments get the plain translation as before."""
+"""/translate_target over HTTP (gradio_client): a typed translation comes back teacher-forced with each token's
+probability, the same numbers as explorer.choices in this process; /translate's three values give the plain
+translation as before."""
 import numpy as np
 import pytest
 
@@ -27,11 +27,11 @@ def client():
 
 
 def test_translate_with_a_target_is_teacher_forced(client):
-    text, _, rec = client.predict(EN, "transformer-en-fr", 1, FR, api_name="/translate")
+    text, _, rec = client.predict(EN, "transformer-en-fr", FR, api_name="/translate_target")
     want = next_word_choices("transformer-en-fr", EN, target=FR, reg=inf.load_registry(names={"transformer-en-fr"}))
     assert text == FR and rec["forced"] and rec["target_tokens"] == want.target_tokens
     got = np.array([s["probability"] for s in rec["steps"]])
     assert np.allclose(got, [s.probability for s in want.steps], atol=5e-6)
     assert [s["rank"] for s in rec["steps"]] == [s.rank for s in want.steps]
-    plain, _, rec = client.predict(EN, "transformer-en-fr", 1, api_name="/translate")  # three arguments, as before
+    plain, _, rec = client.predict(EN, "transformer-en-fr", 1, api_name="/translate")  # the plain translation
     assert plain == "Je suis étudiant." and "forced" not in rec

@@ -102,8 +102,8 @@ def test_theme_text_reads_at_wcag_aa_contrast():
 def test_demo_builds_with_named_endpoints():
     assert isinstance(app.demo, gr.Blocks)
     public = {fn.api_name for fn in app.demo.fns.values() if fn.api_visibility == "public"}
-    assert public == {"translate", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli", "pos", "ner",
-                      "question_answering"}
+    assert public == {"translate", "translate_target", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli",
+                      "pos", "ner", "question_answering"}
 
 
 @needs
@@ -353,9 +353,12 @@ def test_unexpected_errors_are_generic_and_logged(monkeypatch, caplog):
 
 
 def test_error_messages_and_markdown_are_escaped():
-    with pytest.raises(gr.Error) as e:
-        api.translate_api(EN, "<img src=x onerror=alert(1)>")
+    with pytest.raises(gr.Error) as e:  # the page's toast is HTML
+        TABS["seq2seq"].run(EN, "<img src=x onerror=alert(1)>")
     assert "<img" not in e.value.message and "&lt;img" in e.value.message
+    with pytest.raises(gr.Error) as e:  # the API's callers read JSON: the name as sent (tests/ui/test_api_rest.py)
+        api.translate_api(EN, "<img src=x onerror=alert(1)>")
+    assert "'<img src=x onerror=alert(1)>'" in e.value.message
     assert "<" not in vw.md("<b>x</b>") and "\\*" in vw.md("*")
 
 
