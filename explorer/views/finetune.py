@@ -58,9 +58,10 @@ def explanation(task: str, lang: str = "en") -> str:
 def _prediction(r: ft.TaskResult, lang: str):
     w = i18n.ft_labels(lang)
     if r.label is not None:
-        fig = ff.label_bars(r.labels, r.probs, i18n.t("ft.probs_title", lang), w)
-        table = pd.DataFrame(list(zip(r.labels, [round(float(p), 6) for p in r.probs])), columns=LABEL_COLUMNS)
-        summary = i18n.t("ft.summary_label", lang, label=r.label, p=r.score)
+        shown = [i18n.label_text(x, lang) for x in r.labels]  # NLI's labels in the deck's Korean: 함의, 중립, 모순
+        fig = ff.label_bars(shown, r.probs, i18n.t("ft.probs_title", lang), w)
+        table = pd.DataFrame(list(zip(shown, [round(float(p), 6) for p in r.probs])), columns=LABEL_COLUMNS)
+        summary = i18n.t("ft.summary_label", lang, label=i18n.label_text(r.label, lang), p=r.score)
     elif r.tags is not None:
         fig = ff.tag_heatmap(r.words, r.tags, r.probs, r.labels, i18n.t("ft.tags_title", lang), w)
         table = pd.DataFrame({"word": r.words, "tag": r.tags,
