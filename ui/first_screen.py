@@ -81,6 +81,15 @@ def default_value(component):
         return value
 
 
+def set_initial(component, value) -> None:
+    """`component`'s value as built, as its constructor would have set it from `value`."""
+    if isinstance(component, gr.State):
+        component.value = value
+        return
+    value = component.postprocess(value)
+    component.value = value.model_dump() if hasattr(value, "model_dump") else value
+
+
 def freeze(value, _seen=None):
     """`value` made safe to share between visitors: a figure as its JSON (what Gradio sends), arrays read-only."""
     if isinstance(value, go.Figure):
@@ -150,6 +159,23 @@ class FirstScreens:
         entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block)
         self.entries.append(entry)
         return entry
+
+    def draw_now(self, fn, inputs, outputs) -> dict:
+        """A first screen drawn while the page is built: `fn` on the inputs' values in English, written into the
+        outputs' values as built (shared by every visitor: a record stays itself, not a key). A failure leaves
+        them empty: the tab still works through its button and the switch."""
+        args = [default_value(c) for c in inputs[:-1]] + [LANGS[0]]
+        try:
+            with shared():
+                out = _merged(fn(*args))
+        except Exception:  # noqa: BLE001 - e.g. a missing metrics file
+            log.exception("could not draw %s while the page was built", getattr(fn, "__name__", fn))
+            return {}
+        out = out if isinstance(out, dict) else {}
+        for c, value in out.items():
+            if c in outputs:
+                set_initial(c, value)
+        return out
 
     def tab_built(self, block, group=None) -> None:
         """Called by ui.tabs.build_tabs for each tab, in page order: which tab opens first, and in each group."""

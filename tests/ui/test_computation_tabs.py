@@ -35,7 +35,8 @@ def test_inside_tab_draws_the_layer_and_both_attention_sublayers_of_a_decoder(ta
     for (col, scores, qkv, heads), a in zip(tab.parts, v.attention):
         assert out[col].visible and np.array_equal(np.array(out[scores].data[2].z), a.scores.data[2].z)
     assert out[tab.token].value == 1 and out[tab.token].choices[0][0] == "0: <s>"
-    ko = tab.relabel(["I am a student.", "bert", 3, 2, "encoder", ""], "한국어")
+    bert = tab.show("I am a student.", "bert", 3, 2, "encoder", "", "en")[tab.record]  # a key (explorer.cache)
+    ko = tab.relabel(bert, "ko")  # from the record: no model call
     assert "인코더" in ko[tab.summary] and "멀티 헤드" in ko[tab.summary]
     assert not ko[tab.parts[1][0]].visible  # BERT's layer has one attention sublayer
     assert ko[tab.stack].choices[0][0] == "인코더"

@@ -54,7 +54,7 @@ def test_runs_and_slider_moves_write_nothing_and_the_button_writes_the_record_on
     written = [Path(p) for p in uc.write_files(pending)]
     assert [p.name for p in written[:-1]] == list(pending.names) and written[-1].name == dl.plotly_js_name()
     assert all(p.is_relative_to(folders / "gradio") for p in written)  # in Gradio's cache: served without a copy
-    record = out[tab.record]
+    record = tab.stored(out[tab.record])
     assert json.loads(written[0].read_bytes()) == json.loads(json.dumps(record.to_json()))  # every head (few tokens)
     cross = pd.read_csv(next(p for p in written if p.name.endswith("-cross-L2H2.csv")), index_col=0)
     np.testing.assert_allclose(cross.to_numpy(), record.trace.cross[1, 1], rtol=1e-6)  # the slider's L2 H2

@@ -40,7 +40,7 @@ def test_stream_then_figures(tab):
     outs = list(t.continue_prompt("The students opened their", True, 0.7, 50, 0.95, 5, 0, 1, 1, "en"))
     assert len(outs) >= 1 and all(t.text in o and t.steps in o for o in outs)
     assert all(t.grid not in o for o in outs[:-1]) and t.grid in outs[-1] and t.record in outs[-1]
-    record = outs[-1][t.record]
+    record = t.stored(outs[-1][t.record])  # the page keeps a key (explorer.cache)
     assert len(outs[-1][t.steps]) == len(record.steps)
     redrawn = t.show_heads(record, 2, 4, 1, "ko")
     assert set(redrawn) == {t.step_plot, t.grid, t.head_plot, t.scores, t.files}
@@ -57,7 +57,8 @@ def test_every_handler_is_friendly(tab):
 def test_compare_and_redraw(tab):
     t = tab.the_tab
     out = t.compare("The students opened their books.", 12, 1, 2, 4, "en")
-    assert out[t.pair].tokens[0] == "[CLS]" and out[t.pair].tokens[-1] == "[SEP]"
+    pair = t.stored(out[t.pair])
+    assert pair.tokens[0] == "[CLS]" and pair.tokens[-1] == "[SEP]"
     again = t.show_pair(out[t.pair], 1, 2, 1, 1, "ko")
     assert "BERT" in again[t.bert_plot].layout.title.text
 

@@ -84,12 +84,14 @@ writes no file).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from types import ModuleType
 
 import gradio as gr
 
-from ui.components import Localized
+from explorer import cache
+from ui.components import Localized, friendly
 from ui.first_screen import FirstScreens
 
 
@@ -121,10 +123,62 @@ class Page:
         fn = self.first.guard(self.name, fn, inputs, outputs)
         return self.lang.change(fn, inputs, outputs, api_visibility="private", **kwargs)
 
-    def first_screen(self, fn, inputs, outputs):
+    def first_screen(self, fn, inputs, outputs, at_build: bool = False):
         """What the tab shows before anyone presses a button: `fn` (the handler its button runs) on `inputs`'
-        values as built (its last input is the switch), computed once per language for every visitor."""
+        values as built (its last input is the switch), computed once per language for every visitor.
+        `at_build`: drawn now, into the components' values as built, in English (a view that only reads small
+        files, as the training snapshots and BLEU by length do); the switch redraws it like any result."""
+        if at_build:
+            return self.first.draw_now(fn, inputs, outputs)
         return self.first.add(self.name, fn, inputs, outputs, self.tab)
+
+
+class TabBase:
+    """What every tab does the same way; a tab module's `Tab(page)` subclasses it.
+
+    - Records: a result's record lives in the server-side cache (explorer/cache.py: a byte budget and a time
+      limit); the tab's `gr.State` (`self.record_state()`) holds only its key: a handler returns
+      `{self.record: self.keep(v.record)}`, never the record itself. Inside a first screen, which every visitor
+      shares, `keep` gives the record itself (one copy, kept by ui/first_screen.py).
+    - The language switch redraws what a run drew from its kept record, with the view's `*_redraw` / `*_render`
+      (no model call): a method decorated with `from_record` takes the record where the State holds its key,
+      registered with `page.on_language(self.relabel, [self.record, ..., page.lang], outputs)`.
+    - The first screen: `page.first_screen(handler, inputs, outputs)`, the button's handler on the inputs as
+      built; `at_build=True` for a view drawn while the page is built.
+    """
+
+    @staticmethod
+    def record_state() -> gr.State:
+        """The State a tab keeps its last result in: the key of its record in explorer.cache (None: no result)."""
+        return gr.State(None)
+
+    @staticmethod
+    def keep(record):
+        """What a record State holds for `record`: its key in the server-side cache (the record itself inside a
+        first screen every visitor shares)."""
+        return cache.keep(record)
+
+    @staticmethod
+    def stored(key, default=None):
+        """The record of `key` (a record itself passes through), or `default` when it is gone or there is none."""
+        return cache.stored(key, default)
+
+
+def from_record(fn=None, *, ask: bool = False):
+    """A friendly handler whose first input is a record State (`TabBase.record_state`): `fn` gets the record,
+    looked up in the server-side cache. With none (no result yet, or dropped after its time limit) nothing on
+    screen changes (the language switch). With `ask` (a slider that redraws the result on screen), `fn` draws
+    its placeholder when there is no result yet, and a record that is gone asks the visitor to run it again."""
+    if fn is None:
+        return functools.partial(from_record, ask=ask)
+
+    @functools.wraps(fn)
+    def handler(self, key, *args, **kwargs):
+        if ask:
+            return fn(self, cache.stored(key), *args, **kwargs)
+        record = cache.stored(key, None)
+        return gr.skip() if record is None else fn(self, record, *args, **kwargs)
+    return friendly(handler)
 
 
 def tab_name(module: ModuleType) -> str:

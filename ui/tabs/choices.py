@@ -6,12 +6,13 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.views import choices as views
-from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly, keeping_args, run_again
+from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.choices"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "ch.intro")
@@ -27,19 +28,25 @@ class Tab:
         self.figure = L(gr.Plot, "ch.plot")
         self.table = L.table("ch.table", views.CHOICE_COLUMNS, wrap=True)
         self.files = downloads(L)
-        self.last = gr.State(None)
+        self.record = self.record_state()  # the last run's key (explorer.cache)
         inputs = [self.text, self.model, self.target, self.top_k, page.lang]
         out = [self.summary, self.figure, self.table, self.files]
-        run = keeping_args(self.show, self.last)
-        gr.on([self.run_btn.click, self.text.submit, self.target.submit], run, inputs, out + [self.last],
+        gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs, out + [self.record],
               concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
-        self.top_k.input(run, inputs, out + [self.last], trigger_mode="always_last", concurrency_id="models",
+        self.top_k.input(self.show, inputs, out + [self.record], trigger_mode="always_last", concurrency_id="models",
                          api_visibility="private")
-        self.relabel = run_again(self.show)
-        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
-        page.first_screen(run, inputs, out + [self.last])
+        page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
+        page.first_screen(self.show, inputs, out + [self.record])
+
+    def _drawn(self, v: views.ChoicesView) -> dict:
+        return {self.summary: v.summary, self.figure: v.figure, self.table: v.table, self.files: v.files}
 
     @friendly
     def show(self, text, model, target, top_k, lang="en"):
         v = views.choices_view(text, model, target, top_k, 1, lang)
-        return {self.summary: v.summary, self.figure: v.figure, self.table: v.table, self.files: v.files}
+        return {**self._drawn(v), self.record: self.keep(v.record)}
+
+    @from_record
+    def relabel(self, record, lang="en"):
+        """The last run in `lang`, from its record (views.choices_redraw: no model call)."""
+        return self._drawn(views.choices_redraw(record, lang))

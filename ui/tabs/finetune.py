@@ -7,6 +7,7 @@ import gradio as gr
 from explorer import i18n
 from explorer.views import finetune as views
 from ui.components import Slider, depth, friendly, sentence, validator
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.finetune"
 EXAMPLE = {  # what the inputs hold when a task is picked (the models read English)
@@ -23,7 +24,7 @@ def task_choices(lang: str = "en") -> list[tuple[str, str]]:
     return [(i18n.t(f"ft.task_{t}", lang), t) for t in views.TASKS]
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, self.reg = page.L, page.reg
         L(gr.Markdown, "ft.intro")
@@ -47,7 +48,7 @@ class Tab:
         with gr.Row():
             self.change = gr.Plot(show_label=False)
             self.cls = gr.Plot(show_label=False)
-        self.record = gr.State(None)
+        self.record = self.record_state()  # the task result's key (explorer.cache)
         drawn = [self.prediction, self.table, self.summary, self.explanation, self.notice, self.finetuned,
                  self.pretrained, self.difference, self.change, self.cls]
         gr.on([self.run_btn.click, self.text.submit], self.run_finetune,
@@ -72,22 +73,22 @@ class Tab:
     @friendly
     def run_finetune(self, task, text, text_b, layer, head, lang="en"):
         v = views.finetune_view(task, text, text_b, layer, head, lang, reg=self.reg)
-        return {**self._drawn(v), self.record: v.record}
+        return {**self._drawn(v), self.record: self.keep(v.record)}
 
     @friendly
     def pick_task(self, task, lang="en"):
         a, b = EXAMPLE.get(task, ("", ""))
         return {self.text: a, self.text_b: b, self.explanation: views.explanation(task, lang)}
 
-    @friendly
+    @from_record
     def redraw_heads(self, record, layer, head, lang="en"):
-        if record is None:
-            return gr.skip()
         return self._drawn(views.finetune_render(record, layer, head, lang))
 
     @friendly
     def relabel(self, record, task, layer, head, lang="en"):
+        """The task chooser and, from the kept record (no model call), every figure of the last run in `lang`."""
         out = {self.task: gr.Dropdown(choices=task_choices(lang), value=task)}
+        record = self.stored(record)
         if record is None:
             return {**out, self.explanation: views.explanation(task or "sentiment", lang)}
         return {**out, **self._drawn(views.finetune_render(record, layer, head, lang))}

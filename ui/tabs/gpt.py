@@ -7,9 +7,9 @@ import gradio as gr
 
 from explorer.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings
 from explorer.views import gpt as views
-from explorer.views import notices_md
 from ui.components import (Slider, depth, downloads, first_is_a_sentence, friendly, layer_head_sliders,
                            load_errors_md, sentence, sliders, validator)
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.gpt"
 PROMPT = "The students opened their"
@@ -23,7 +23,7 @@ def _settings_check(_, args):
     check_settings(args[2], args[3], args[4], args[6], args[1], args[5])
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "gpt.intro")
@@ -54,7 +54,7 @@ class Tab:
         self.grid, self.head_plot = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.scores = L(gr.Plot, "gpt.scores")
         self.files = downloads(L, "gpt.files")
-        self.record = gr.State(None)
+        self.record = self.record_state()  # the generation's key (explorer.cache)
         heads = [getattr(self, n) for n in HEADS]
         inputs = [self.prompt, self.greedy, self.temperature, self.top_k, self.top_p, self.max_new, self.seed,
                   self.layer, self.head, page.lang]
@@ -89,7 +89,7 @@ class Tab:
                 self.bert_plot, self.gpt_plot = L(gr.Plot, "gpt.bert_plot"), L(gr.Plot, "gpt.gpt_plot")
             self.summary, self.compare_notice = gr.Markdown(), gr.Markdown()
             self.compare_files = downloads(L)
-            self.pair = gr.State(None)
+            self.pair = self.record_state()  # the side-by-side record's key
         compare_out = [getattr(self, n) for n in COMPARE]
         knobs = [self.bert_layer, self.bert_head, self.gpt_layer, self.gpt_head]
         gr.on([self.compare_btn.click, self.compare_text.submit], self.compare, [self.compare_text, *knobs, page.lang],
@@ -118,22 +118,21 @@ class Tab:
             if v.heads is not None:
                 layer_slider, head_slider = sliders(v.n_layers, v.n_heads, layer, head)
                 out.update(self._heads(v.heads))
-                out.update({self.record: v.record, self.layer: layer_slider, self.head: head_slider,
+                out.update({self.record: self.keep(v.record), self.layer: layer_slider, self.head: head_slider,
                             self.step: gr.Slider(minimum=1, maximum=max(v.n_steps, 1), step=1,
                                                  value=max(v.n_steps, 1))})
             yield out
 
-    @friendly
+    @from_record(ask=True)
     def show_heads(self, record, layer, head, step, lang="en"):
         """Another layer, head or step: the views again from the record (no model call)."""
         return self._heads(views.gpt_heads(record, layer, head, step, lang))
 
-    @friendly
+    @from_record
     def relabel(self, record, layer, head, step, lang="en"):
-        if record is None:
-            return gr.skip()
-        return {self.notice: notices_md(record.notices, lang=lang), self.steps: views.steps_table(record, lang),
-                **self._heads(views.gpt_heads(record, layer, head, step, lang))}
+        """The notice, the steps and every figure of the last generation, in `lang` (views.gpt_redraw)."""
+        v = views.gpt_redraw(record, layer, head, step, lang)
+        return {self.notice: v.notice, self.steps: v.steps, **self._heads(v.heads)}
 
     def _pair(self, c: views.CompareView) -> dict:
         return {self.visibility: c.visibility, self.bert_plot: c.bert, self.gpt_plot: c.gpt, self.summary: c.summary,
@@ -145,11 +144,9 @@ class Tab:
                                  reg=self.reg)
         bl, bh = sliders(*c.bert_size, bert_layer, bert_head)
         gl, gh = sliders(*c.gpt_size, gpt_layer, gpt_head)
-        return {**self._pair(c), self.pair: c.record, self.bert_layer: bl, self.bert_head: bh, self.gpt_layer: gl,
+        return {**self._pair(c), self.pair: self.keep(c.record), self.bert_layer: bl, self.bert_head: bh, self.gpt_layer: gl,
                 self.gpt_head: gh}
 
-    @friendly
+    @from_record
     def show_pair(self, pair, bert_layer, bert_head, gpt_layer, gpt_head, lang="en"):
-        if pair is None:
-            return gr.skip()
         return self._pair(views.compare_redraw(pair, bert_layer, bert_head, gpt_layer, gpt_head, lang))

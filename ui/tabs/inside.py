@@ -7,7 +7,8 @@ import gradio as gr
 from explorer import i18n
 from explorer import inference as inf
 from explorer.views import inside as views
-from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly, keeping_args
+from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.layer"
 PARTS = 2  # attention sublayers a layer may have: a decoder's masked self-attention and Encoder-Decoder Attention
@@ -17,7 +18,7 @@ def stack_choices(lang: str = "en") -> list[tuple[str, str]]:
     return [(i18n.t("il.encoder", lang), "encoder"), (i18n.t("il.decoder", lang), "decoder")]
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "il.intro")
@@ -41,20 +42,19 @@ class Tab:
                                    L(gr.Plot, "il.plot_heads")))
         self.ffn = L(gr.Plot, "il.plot_ffn")
         self.files = downloads(L)
-        self.last = gr.State(None)  # the last run's arguments, for the language switch
+        self.record = self.record_state()  # the last run's key (explorer.cache)
         inputs = [self.text, self.model, self.layer, self.token, self.stack, self.target, page.lang]
         self.outputs = ([self.summary, self.stream, self.ffn, self.files, self.token]
                         + [c for part in self.parts for c in part])
-        run = keeping_args(self.show, self.last)
-        gr.on([self.run_btn.click, self.text.submit, self.target.submit], run, inputs, self.outputs + [self.last],
-              concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
+        gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs,
+              self.outputs + [self.record], concurrency_id="models", api_visibility="private",
+              validator=first_is_a_sentence)
         for c in (self.token, self.layer, self.stack):
-            c.input(run, inputs, self.outputs + [self.last], trigger_mode="always_last", concurrency_id="models",
-                    api_visibility="private")
+            c.input(self.show, inputs, self.outputs + [self.record], trigger_mode="always_last",
+                    concurrency_id="models", api_visibility="private")
         self.model.change(self.model_changed, self.model, [self.layer, self.stack], api_visibility="private")
-        page.on_language(self.relabel, [self.last, page.lang], self.outputs + [self.stack], concurrency_id="models")
-        self.first_run = run
-        page.first_screen(self.first_view, inputs, self.outputs + [self.last, self.stack])
+        page.on_language(self.relabel, [self.record, page.lang], self.outputs + [self.stack], concurrency_id="models")
+        page.first_screen(self.first_view, inputs, self.outputs + [self.record, self.stack])
 
     @friendly
     def show(self, text, model, layer, token, stack, target, lang="en"):
@@ -63,6 +63,9 @@ class Tab:
         except (TypeError, ValueError):
             token = 0
         v = views.inside_view(text, model, layer, max(token, 0), stack, target, lang)
+        return {**self._drawn(v), self.record: self.keep(v.record)}
+
+    def _drawn(self, v: views.InsideView) -> dict:
         out = {self.summary: v.summary, self.stream: v.stream, self.ffn: v.ffn, self.files: v.files,
                self.token: gr.Dropdown(choices=views.token_choices(v.record), value=v.record.token_index)}
         for i, (col, scores, qkv, heads) in enumerate(self.parts):
@@ -76,7 +79,7 @@ class Tab:
     @friendly
     def first_view(self, text, model, layer, token, stack, target, lang="en"):
         """The first screen: the default example, and the stack's choices in `lang` (as the switch redraws them)."""
-        return {**self.first_run(text, model, layer, token, stack, target, lang),
+        return {**self.show(text, model, layer, token, stack, target, lang),
                 self.stack: gr.Radio(choices=stack_choices(lang))}
 
     @friendly
@@ -89,8 +92,11 @@ class Tab:
         return {self.layer: gr.Slider(minimum=1, maximum=n, step=1, value=1), self.stack: stack}
 
     @friendly
-    def relabel(self, last, lang="en"):
+    def relabel(self, record, lang="en"):
+        """The stack's choices and, from the kept record (views.inside_redraw: no model call), the last run in
+        `lang`."""
         out = {self.stack: gr.Radio(choices=stack_choices(lang))}
-        if last:
-            out.update(self.show(*last, lang))
+        record = self.stored(record)
+        if record is not None:
+            out.update(self._drawn(views.inside_redraw(record, lang)))
         return out

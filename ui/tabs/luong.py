@@ -6,12 +6,13 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.views import luong as views
-from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly, keeping_args, run_again
+from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.luong"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "lu.intro")
@@ -29,22 +30,28 @@ class Tab:
         self.vectors = L(gr.Plot, "lu.plot_vectors")
         self.table = L.table("lu.table", views.TOP_COLUMNS)
         self.files = downloads(L)
-        self.last = gr.State(None)
+        self.record = self.record_state()  # the last step's key (explorer.cache)
         inputs = [self.text, self.model, self.step, self.target, self.top_k, page.lang]
         out = [self.summary, self.steps, self.vectors, self.table, self.files, self.step]
-        run = keeping_args(self.show, self.last)
-        gr.on([self.run_btn.click, self.text.submit, self.target.submit], run, inputs, out + [self.last],
+        gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs, out + [self.record],
               concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
         for c in (self.step, self.top_k):
-            c.input(run, inputs, out + [self.last], trigger_mode="always_last", concurrency_id="models",
+            c.input(self.show, inputs, out + [self.record], trigger_mode="always_last", concurrency_id="models",
                     api_visibility="private")
-        self.relabel = run_again(self.show)
-        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
-        page.first_screen(run, inputs, out + [self.last])
+        page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
+        page.first_screen(self.show, inputs, out + [self.record])
 
     @friendly
     def show(self, text, model, step, target, top_k, lang="en"):
         v = views.luong_view(text, model, step, target, top_k, lang)
+        return {**self._drawn(v), self.record: self.keep(v.record)}
+
+    @from_record
+    def relabel(self, record, lang="en"):
+        """The last step in `lang`, from its record (views.luong_redraw: no model call)."""
+        return self._drawn(views.luong_redraw(record, lang))
+
+    def _drawn(self, v: views.LuongView) -> dict:
         return {self.summary: v.summary, self.steps: v.steps, self.vectors: v.vectors, self.table: v.table,
                 self.files: v.files, self.step: gr.Slider(minimum=0, maximum=max(v.n_steps - 1, 1), step=1,
                                                           value=v.record.step)}

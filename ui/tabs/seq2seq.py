@@ -8,11 +8,12 @@ from explorer import i18n
 from explorer.confidence import shaded_translation
 from explorer.views import seq2seq as views
 from ui.components import (Slider, downloads, example_clicks, first_is_a_sentence, friendly, load_errors_md)
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.seq2seq"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "s2s.intro")
@@ -32,7 +33,7 @@ class Tab:
         self.step_text = gr.Markdown()
         self.bars = L(gr.Plot, "s2s.bars")
         self.files = downloads(L, "s2s.files")
-        self.record = gr.State(None)
+        self.record = self.record_state()  # the translation's key (explorer.cache)
         drawn = [self.alignment, self.bars, self.step_text]
         # another score function, or an example's sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
@@ -60,18 +61,17 @@ class Tab:
         v = views.seq2seq_view(text, model, 1, lang)
         return {self.translation: v.translation, self.confidence: v.confidence, self.notice: v.notice,
                 self.alignment: v.alignment,
-                self.bars: v.step_bars, self.step_text: v.step_text, self.files: v.files, self.record: v.record,
+                self.bars: v.step_bars, self.step_text: v.step_text, self.files: v.files,
+                self.record: self.keep(v.record),
                 self.step: gr.Slider(minimum=1, maximum=max(v.steps, 2), step=1, value=1, interactive=v.steps > 1)}
 
-    @friendly
+    @from_record(ask=True)
     def show_step(self, record, step, lang="en"):
         return self._step(record, step, lang)
 
-    @friendly
+    @from_record
     def relabel(self, record, step, lang="en"):
         """The shaded words, the notice and step views of the last translation, in `lang` (from its record: no
         model call)."""
-        if record is None:
-            return gr.skip()
         return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
                 self.notice: views.seq2seq_notice(record, lang), **self._step(record, step, lang)}

@@ -11,6 +11,7 @@ from explorer.views import notices_md
 from explorer.views import transformer as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
                            layer_head_sliders, load_errors_md, model_or, sliders)
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.transformer"
 # A long translation wraps in its own column and the numbers stay in view (they were pushed off to the right).
@@ -20,7 +21,7 @@ HYPOTHESIS_WIDTHS = ["60px", "620px", "170px", "170px", "180px"]  # #, translati
 HEADS = ("enc_grid", "enc_head", "dec_grid", "dec_head", "dec_scores", "cross_grid", "cross_head", "files")
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "tr.intro")
@@ -48,7 +49,7 @@ class Tab:
         with L(gr.Tab, "tab.cross"):
             self.cross_grid, self.cross_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.files = downloads(L, "tr.files")
-        self.record = gr.State(None)
+        self.record = self.record_state()  # the translation's key (explorer.cache)
         heads = [getattr(self, n) for n in HEADS]
         # another model, picked or set by an example with its sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):
@@ -75,19 +76,18 @@ class Tab:
         layer_slider, head_slider = sliders(v.n_layers, v.n_heads, layer, head)
         return {self.translation: v.translation, self.confidence: v.confidence, self.notice: v.notice,
                 self.hypotheses: v.hypotheses,
-                **self._heads(v.heads), self.record: v.record, self.layer: layer_slider, self.head: head_slider}
+                **self._heads(v.heads), self.record: self.keep(v.record), self.layer: layer_slider,
+                self.head: head_slider}
 
-    @friendly
+    @from_record(ask=True)
     def show_heads(self, record, layer, head, lang="en"):
         """Another layer or head: every view again from the record (no model call)."""
         return self._heads(views.transformer_heads(record, layer, head, lang))
 
-    @friendly
+    @from_record
     def relabel(self, record, layer, head, lang="en"):
         """The shaded words, the notice, the hypotheses and every attention view of the last translation, in
         `lang`."""
-        if record is None:
-            return gr.skip()
         return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
                 self.notice: notices_md(record.notices, lang=lang),
                 self.hypotheses: views.hypotheses_table(record, lang),
