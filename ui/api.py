@@ -45,10 +45,6 @@ from explorer.views.bert import nsp_figure, topk_figure
 
 log = logging.getLogger("attention_explorer")
 GENERIC_ERROR = i18n.t("err.generic")
-# The smallest temperature and top-p /generate takes (both up to their maxima). Below, the arithmetic breaks down in
-# float32 before anything changes on screen: 1e-320 is 0 as a float32, so logits / T is inf and top-p keeps no token
-# (a NaN distribution, torch's error); at 0.001 sampling is already greedy in all but name (choose greedy).
-MIN_SAMPLING = 1e-3
 
 
 def api_errors(fn):
@@ -99,20 +95,18 @@ def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dic
     return nsp_figure(r), bert_overview(r), bert_api_record(r)
 
 
-def check_sampling(value, name: str, hi: float) -> float:
-    """A temperature or top-p the API takes: a number in [MIN_SAMPLING, hi], or a UserError that says so. JSON's
-    1e400 arrives as infinity (Python reads it so) and is refused as too large, not read as a number."""
+def check_finite(value, name: str, hi: float):
+    """A temperature or top-p as sent, unless it is infinite: JSON's 1e400 arrives as infinity (Python reads it so),
+    refused here as too large rather than as "not a number". The range is explorer.generate.check_settings', which
+    takes a value just above 0 (1e-320) as its floor, 0.001 or 1e-6: the argmax, as in the CLI and Python."""
     try:
         v = float(value)
     except (TypeError, ValueError, OverflowError):
-        v = math.nan
-    if math.isnan(v):
-        raise UserError(f"{name} must be a number between {MIN_SAMPLING:g} and {hi:g}.", "api_sampling_number")
-    if not MIN_SAMPLING <= v <= hi:
-        got = f"{'-' if v < 0 else ''}infinity, a number too large to read" if math.isinf(v) else inf._shown(value)
-        raise UserError(f"{name} must be between {MIN_SAMPLING:g} and {hi:g} (got {got}); for the most likely token "
-                        "at every step choose greedy.", "api_sampling_range")
-    return v
+        return value  # check_settings says what it must be
+    if math.isinf(v):
+        raise UserError(f"{name} must be above 0 and at most {hi:g} (got {'-' if v < 0 else ''}infinity, a number "
+                        "too large to read).", "api_infinite")
+    return value
 
 
 @api_errors
@@ -121,8 +115,8 @@ def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0
     """/generate: (the text, record JSON: each step's token, its probability and the top alternatives, and the
     causal attention with its masked scores, null above the diagonal). The same seed gives the same text."""
     if not greedy:  # greedy reads neither (explorer.generate.check_settings)
-        temperature = check_sampling(temperature, "Temperature", gen.MAX_TEMPERATURE)
-        top_p = check_sampling(top_p, "Top-p", 1.0)
+        temperature = check_finite(temperature, "Temperature", gen.MAX_TEMPERATURE)
+        top_p = check_finite(top_p, "Top-p", 1.0)
     r = gen.generate(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy)
     return r.text, r.to_json()
 
