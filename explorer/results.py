@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 
 from explorer.cache import RecordCache, nbytes, records
 
+SHARED_ENV = "ATTN_EXPLORER_SHARED_RESULTS"  # "0": every request computed anew (bench/classroom.py compares)
 KEY_PREFIX = "result:"  # keys of results in the records' cache (visitors' keys are random tokens, without a colon)
 IMMUTABLE = (str, bytes, int, float, bool, type(None))
 
@@ -58,8 +60,8 @@ class _Flight:
 class SharedResults:
     """Request -> result, computed once: kept in `store` (default: the records' cache), single-flight."""
 
-    def __init__(self, store: RecordCache | None = None, max_share: int = 32):
-        self._store, self.max_share = store, max_share
+    def __init__(self, store: RecordCache | None = None, max_share: int = 32, enabled: bool = True):
+        self._store, self.max_share, self.enabled = store, max_share, enabled
         self._flights: dict[str, _Flight] = {}
         self._lock = threading.Lock()
         self.stats = {"runs": 0, "hits": 0, "waited": 0, "not_kept": 0}
@@ -71,6 +73,8 @@ class SharedResults:
     def get(self, request, compute):
         """The result of `request`: kept, or the one in flight, or `compute()` run now (and kept). `compute` must
         return immutable data (`is_immutable`); its exceptions reach its caller and are not kept."""
+        if not self.enabled:
+            return compute()
         key, store = request_key(request), self.store
         while True:
             with self._lock:
@@ -125,9 +129,10 @@ _RESULTS_LOCK = threading.Lock()
 
 
 def shared_results() -> SharedResults:
-    """The process-wide shared results (kept in explorer.cache.records())."""
+    """The process-wide shared results (kept in explorer.cache.records()); ATTN_EXPLORER_SHARED_RESULTS=0 turns
+    sharing off."""
     global _RESULTS
     with _RESULTS_LOCK:
         if _RESULTS is None:
-            _RESULTS = SharedResults()
+            _RESULTS = SharedResults(enabled=os.environ.get(SHARED_ENV, "1") != "0")
     return _RESULTS
