@@ -113,3 +113,12 @@ def test_a_failure_is_not_kept_and_waiting_callers_try_again():
     a.join(30), b.join(30)
     assert len(errors) == 1 and got == [("ok",)] and len(calls) == 2
     assert results.get(("f",), fail_first) == ("ok",) and len(calls) == 2
+
+
+def test_sharing_off_computes_every_request():
+    """ATTN_EXPLORER_SHARED_RESULTS=0 (bench/classroom.py --unshared): no result kept, every call runs."""
+    store, runs = RecordCache(10**6), []
+    results = SharedResults(store, enabled=False)
+    for _ in range(3):
+        assert results.get(("same",), lambda: runs.append(1) or ("x",)) == ("x",)
+    assert len(runs) == 3 and len(store) == 0
