@@ -1367,3 +1367,35 @@ def test_bring_your_own_bert(browser, tmp_path):
 
 
 test_bring_your_own_bert.byo = True  # a keyword for `pytest -k byo` (pytest matches a test function's attributes)
+
+
+def test_the_lesson_path_walks_every_slide_and_its_links_open_their_step(ui, browser, app_url, tmp_path):
+    """Lessons (the first tab): Next walks every slide of the five decks in order, each step's figure drawn with
+    numbers; a step's link (?lesson=...&presenter=1) opens that step in a fresh page, in presenter mode."""
+    from explorer import lessons
+
+    panel = ui.page.locator("[role=tabpanel]:visible").first  # the first tab: Lessons
+    expect(ui.page.get_by_role("tab", name="Lessons", exact=True)).to_have_attribute("aria-selected", "true")
+    nxt = panel.get_by_role("button", name=i18n.t("lesson.next", "en"), exact=True)
+    for i, step_id in enumerate(lessons.ORDER):
+        expect(panel.get_by_text(f"?lesson={step_id}", exact=False)).to_be_visible(timeout=FIRST_CALL_MS)
+        if lessons.STEPS[step_id].view == "masking":  # a table drawn as a figure: its cells, not traces
+            expect(panel.locator(".js-plotly-plot .table .cell-text").first).to_be_visible(timeout=FIRST_CALL_MS)
+        else:  # a drawn figure with traces, not a blank plot
+            ui.wait_for_figures(count=1, timeout=FIRST_CALL_MS)
+        if i == 0:
+            ui.screenshot("lessons", panel.get_by_text(lessons.DECKS[0].title["en"], exact=False).first, tmp_path)
+        if i + 1 < len(lessons.ORDER):
+            nxt.click()
+    ui.assert_clean()
+
+    step = lessons.STEPS["transformer-4"]
+    link = Page(browser, app_url.rstrip("/") + "/?lesson=transformer-4&lang=ko&presenter=1")
+    try:
+        title = link.page.locator(".ae-lesson-title").get_by_text(step.title["ko"], exact=False)
+        expect(title).to_be_visible(timeout=FIRST_CALL_MS)
+        link.wait_for_figures(count=1, timeout=FIRST_CALL_MS)
+        link.page.wait_for_function("document.body.classList.contains('ae-presenter')", timeout=STEP_MS)
+        link.assert_clean()
+    finally:
+        link.context.close()
