@@ -1,12 +1,12 @@
-"""Issue 46's hostile traffic against `python app.py` on a free local port, bounded in count and time.
+"""The hostile-traffic review replayed against `python app.py` on a free local port, bounded in count and time.
 
 For each attack: how the server answered (status codes counted), a victim's 12-word /translate meanwhile (plain
 HTTP from another loopback address, 127.0.0.2, so the per-address caps see two visitors), and the server's
 resident memory, CPU time and log growth. Figures only: nothing here asserts (tests/ui/test_hostile_http.py pins
 the behaviour).
 
-    python bench/hostile.py                  # every attack
-    python bench/hostile.py --root <checkout>  # the same against another checkout's app.py (before/after)
+    python3 -m bench.hostile                  # every attack
+    python3 -m bench.hostile --root <checkout>  # the same against another checkout's app.py (before/after)
 """
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench._server import ROOT, free_port, stop, wait_until_up  # noqa: E402
+from bench._server import ROOT, free_port, stop, wait_until_up
 
 SENTENCE = "The old man said that the children would walk to the school by the river tomorrow."  # 12+ words
 

@@ -19,6 +19,8 @@ ASSET_EXCEPTIONS = {
     "assets/screenshots/*.png": "the README's pictures; the browser test (tests/test_browser.py) redraws them here",
     "assets/*/train_log*.jsonl": "a shipped checkpoint's own training log, kept with the weights it describes "
                                  "(every other run's log is under docs/training-runs/)",
+    "assets/syntax/*.json": "the heads-vs-syntax tables, read when the Syntax tab draws (explorer/views/syntax.py), "
+                            "not while the page is built",
 }
 
 
