@@ -34,7 +34,7 @@ UNIFORM_HEADROOM = 1.2  # the entropy axis ends this far above log S: a band for
 # one hue per family (the comparison that matters), shades within it for its models
 FAMILY_SHADES = {"RNN, no attention": ["#7f7f7f", "#b0b0b0"],
                  "RNN + attention": ["#08519c", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef"],
-                 "Transformer": ["#d62728", "#ff9896"]}
+                 "Transformer": ["#d62728", "#ff9896", "#a50f15"]}
 
 
 # The words these figures draw besides tokens and numbers, in English; a caller passes a translated

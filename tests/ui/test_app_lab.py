@@ -483,8 +483,8 @@ def test_live_event_runs_alone_in_its_own_queue_and_stop_cancels_it():
     assert all(f.concurrency_id != "live-training" for f in fns if f is not run)
     assert any(run._id in f.cancels for f in fns)  # the Stop button
     public = {f.api_name for f in fns if f.api_visibility == "public"}
-    assert public == {"translate", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli", "pos", "ner",
-                      "question_answering"}  # ui/api.py's endpoints; every tab's event is private
+    assert public == {"translate", "translate_target", "fill_mask", "nsp", "generate", "sentiment_analysis", "nli",
+                      "pos", "ner", "question_answering"}  # ui/api.py's endpoints; every tab's event is private
 
 
 def test_friendly_generators_turn_errors_into_messages():
@@ -990,9 +990,10 @@ def test_korean_bold_closes_before_hangul():
 
 def test_korean_uses_one_word_for_each_thing():
     """The probe sentence was "탐침 문장" in some labels and "관찰 문장" in the warnings; the beam tab's table said
-    "번역 후보" and its figures "가설". One word each, everywhere."""
+    "번역 후보" and its figures "가설". One word each, everywhere: 가설 is the NLI hypothesis alone, as the BERT deck has it."""
     ko = {k: v["ko"] for k, v in i18n.STRINGS.items()}
-    assert not [k for k, s in ko.items() if "탐침" in s or "가설" in s]
+    nli = {"ft.text_b", "ft.explain_nli", "what.hypothesis", "err.no_hypothesis", "err.nli_line"}  # the BERT deck's 가설
+    assert not [k for k, s in ko.items() if "탐침" in s or ("가설" in s and k not in nli)]
     for k in ("snap.probe", "live.probe", "live.align", "live.translation", "what.probe sentence", "what.Probe",
               "err.probe_no_words"):
         assert "관찰 문장" in ko[k], k

@@ -81,10 +81,10 @@ def test_api_endpoints_return_the_pipeline_records(tab, monkeypatch):
     from ui import api
     monkeypatch.setattr(ft, "FINETUNE", tab.folder)
     monkeypatch.setattr(ft, "registry", lambda: tab.the_tab.reg)
-    out = api._task_endpoint("sentiment_analysis")("a warm , funny film .", "")
+    out = api._task_endpoint("sentiment_analysis")("a warm , funny film .")  # one text: plain HTTP sends one value
     direct = ft.classify("sentiment", "a warm , funny film .", reg=tab.the_tab.reg)
     assert out["label"] == direct.label and out["score"] == direct.score and out["tokens"] == direct.tokens
     qa = api._task_endpoint("question_answering")("Who invented it?", "Cristofori invented the piano in 1700.")
     assert "Cristofori invented the piano in 1700."[qa["start"]:qa["end"]] == qa["answer"]
     with pytest.raises(gr.Error):  # not installed in this tiny assets folder: a clean error for the client
-        api._task_endpoint("ner")("John lives here", "")
+        api._task_endpoint("ner")("John lives here")
