@@ -354,7 +354,7 @@ def test_transformer_tab_draws_every_attention(ui, tmp_path):
     # the nested tabs are rendered when first shown: their figures must arrive then
     ui.page.get_by_role("tab", name="Decoder masked self-attention").click()
     ui.wait_for_plots("Decoder masked self-attention: all layers", "Decoder masked self-attention: layer 1",
-                      "Decoder Attention Score Matrix (masked)")
+                      "Decoder Attention Score Matrix")
     assert "<s>" in ui.ticks("Decoder masked self-attention: layer 1")
     # what a screen reader gets instead of the pictures: each map's numbers as a table, rows named by token.
     # The causal mask read from the page: above the diagonal the scores are −∞ and the weights exactly 0
@@ -952,7 +952,7 @@ def test_inside_a_layer_walks_a_token_through_encoder_and_decoder(ui, tmp_path):
     assert stack == "Encoder" and int(d) == int(h) * int(dk), summary.inner_text()
     rows = ui.ticks(f"The residual stream at '{token}', layer 1", axis="y")  # the walk, one row per vector
     for step in ("x: the layer's input", "self-attention: Concat · W^O", "self-attention: + residual",
-                 "self-attention: Add & Norm", "FFN output", "FFN: Add & Norm = the next layer's input"):
+                 "self-attention: Add & Norm", "Position-wise FFN output", "FFN: Add & Norm = the next layer's input"):
         assert any(r.startswith(step) for r in rows), (step, rows)
     scores, soft = _head_rows(ui, f"Multi-Head Attention (self): the query '{token}' in every head")
     assert soft.shape == scores.shape and soft.shape[0] == int(h), (soft.shape, h)  # a row per head
@@ -1210,11 +1210,11 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         ui.page.get_by_role("button", name="More tabs").locator("visible=true").last.click()
         ui.page.locator(".overflow-dropdown button").filter(
             has_text=re.compile("^Decoder masked self-attention$")).first.click()
-        ui.wait_for_plots("Decoder Attention Score Matrix (masked)")
+        ui.wait_for_plots("Attention Score Matrix")  # the masked scores (a phone breaks the long title into lines)
         figs = _fitted(ui, "narrow", 3, "Decoder")
         for f in figs:
             assert f["titleInside"] and not f["overlap"], f
-        masked = next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix (masked)"))
+        masked = next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix"))
         assert masked["xdomain"] == [0, 1], masked  # scores above softmax, each the plot's full width
 
         ui.page.set_viewport_size(VIEWPORT)  # the phone turned into a desktop window: desktop figures again
@@ -1223,12 +1223,12 @@ def test_a_phone_gets_the_narrow_figures_and_a_wide_window_gets_them_back(browse
         drawn = ui.page.wait_for_function(f"() => {{ const f = ({FIT_JS})(); return f.length >= 3 && "
                                           "f.every(x => Math.abs(x.drawn - x.width) <= 2) && f; }", timeout=STEP_MS)
         assert drawn.json_value(), figs  # and each fills its element again (it stayed at the phone's width)
-        assert next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix (masked)"))["xdomain"] == [0, 0.42]
+        assert next(f for f in figs if f["title"].startswith("Decoder Attention Score Matrix"))["xdomain"] == [0, 0.42]
 
         # 200% zoom on a 1,280 px screen (576 px plots): the side-by-side panels stack (below 760 px), one map and
         # the head grid keep the desktop layout (below 560 px only)
         ui.page.set_viewport_size({"width": 640, "height": 900})
-        masked = _fitted(ui, "narrow", 1, "Decoder Attention Score Matrix (masked)")[0]
+        masked = _fitted(ui, "narrow", 1, "Decoder Attention Score Matrix")[0]
         assert 560 < masked["width"] < 760 and masked["xdomain"] == [0, 1] and masked["titleInside"], masked
         one = _fitted(ui, "wide", 1, "Decoder masked self-attention: layer 1")[0]
         assert 560 < one["width"] < 760, one
