@@ -89,6 +89,16 @@ DECKS = (
            "선택한 단어의 쿼리 q를 모든 키 k와 비교합니다: q.k / sqrt(d_k), softmax가 가중치를 주고, 출력은 "
            "값 V의 가중합입니다. 숫자는 모델의 가중치로 다시 계산한 것이며 모델의 어텐션과 같습니다.",
            "query_key", "tab.qk", text="The cat sat on the mat."),
+        _s("transformer", "qk-hand", "A worked example a class can check by hand", "손으로 확인하는 계산 예제",
+           "Top: a 4 x 2 Q, K and V of small integers (d_k = 2). Multiply Q K^T, divide by sqrt(d_k), take the "
+           "softmax row by row (each row sums to 1), multiply by V: every intermediate matrix has its numbers in "
+           "its cells. Bottom: the same steps on one head of the real model (encoder layer 1, head 1, d_k = 32; "
+           "q, k and v show their first 4 dimensions): the recomputed softmax matches the model's own attention.",
+           "위: 작은 정수로 된 4 x 2 Q, K, V입니다(d_k = 2). Q K^T를 곱하고, sqrt(d_k)로 나누고, 행마다 "
+           "softmax를 취한 뒤(각 행의 합은 1), V를 곱합니다. 중간 행렬마다 칸에 숫자가 적혀 있습니다. 아래: 실제 "
+           "모델의 헤드 하나(인코더 레이어 1, 헤드 1, d_k = 32; q, k, v는 처음 4차원만 표시)에서 같은 단계를 "
+           "계산합니다. 다시 계산한 softmax는 모델 자신의 어텐션과 같습니다.",
+           "qk_hand", "tab.qk", text="I am a student.", model="transformer-en-fr"),
         _s("transformer", 2, "Positional Encoding", "포지셔널 인코딩",
            "Self-attention alone does not know word order, so a vector that depends only on the position is added "
            "to each word's embedding: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...).",
@@ -120,6 +130,17 @@ DECKS = (
            "인코더 레이어 하나의 잔차 흐름을 계산 순서대로 벡터마다 보여 줍니다: 입력, 멀티 헤드 어텐션, 잔차 "
            "연결과 LayerNorm, 포지션 와이즈 FFN, 다시 잔차 연결과 LayerNorm.",
            "inside", "tab.layer", text="I am a student.", model="transformer-en-fr"),
+        _s("transformer", "gelu", "GELU beside ReLU: the Position-wise FFN's activation",
+           "GELU와 ReLU: 포지션 와이즈 FFN의 활성화 함수",
+           "The Transformer's Position-wise FFN uses ReLU, max(0, x); BERT's uses GELU, x Phi(x) (the exact erf "
+           "form). Top: both over [-4, 4]. Below: the FFN pre-activations x W_1 + b_1 of layer 1 over every token "
+           "of the sentence, in transformer-en-fr (ReLU) and in BERT (GELU): ReLU sets every negative one to "
+           "exactly 0, GELU only damps it to a small negative value.",
+           "트랜스포머의 포지션 와이즈 FFN은 ReLU, max(0, x)를, BERT는 GELU, x Phi(x)(erf를 쓰는 정확한 식)를 "
+           "씁니다. 위: [-4, 4]에서 두 함수. 아래: 문장의 모든 토큰에서 레이어 1의 FFN 활성화 이전 값 "
+           "x W_1 + b_1, transformer-en-fr(ReLU)와 BERT(GELU): ReLU는 음수를 모두 정확히 0으로 만들고, GELU는 "
+           "작은 음수로 줄일 뿐입니다.",
+           "gelu", "tab.layer", text="I am a student.", model="transformer-en-fr", bert="bert"),
     )),
     Deck("bert", {"en": "4. ELMo and BERT", "ko": "4. ELMo와 BERT"}, (
         _s("bert", 1, "Contextual vectors: one word, several meanings", "문맥 벡터: 한 단어, 여러 뜻",

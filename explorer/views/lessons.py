@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import lessons
+from explorer import worked, worked_figures
 from explorer.i18n import t
 from explorer.views import bert, bert_inputs, choices, contextual, finetune, gpt, inside, length, luong
 from explorer.views import positional, query_key, scores, seq2seq, transformer
@@ -54,6 +55,11 @@ RENDERERS: dict[str, Callable[[dict, str], go.Figure]] = {
     "cross_grid": lambda a, lang: (
         transformer.transformer_view(a["text"], a["model"], lang=lang).heads.cross_grid),
     "inside": lambda a, lang: (inside.inside_view(a["text"], a["model"], lang=lang).stream),
+    "qk_hand": lambda a, lang: (worked_figures.worked_attention_figure(
+        worked.hand_example().arrays(), worked.model_head(a["text"], a["model"]).arrays(), lang)),
+    "gelu": lambda a, lang: (worked_figures.activations_figure(
+        worked.activation_curves(), worked.ffn_preactivations(a["text"], a["model"]).arrays(),
+        worked.ffn_preactivations(a["text"], a["bert"]).arrays(), lang)),
     "contextual": lambda a, lang: (contextual.contextual_view(a["word"], lang=lang).figure),
     "bert_inputs": lambda a, lang: (
         bert_inputs.bert_inputs_view(a["text"], a["text_b"], lang=lang).sum_figure),
