@@ -161,6 +161,14 @@ DECKS = (
            "토큰의 15%를 예측 대상으로 고르고, 그중 80%는 [MASK], 10%는 무작위 토큰, 10%는 그대로 둡니다. "
            "그래서 모델은 [MASK]만 믿을 수 없습니다. 표는 그런 마스킹 한 번을 뽑은 것입니다.",
            "masking", "tab.bert_inputs", text="The students opened their books and started to read."),
+        _s("bert", "8010-many", "80/10/10 over many sentences", "여러 문장에 걸친 80/10/10",
+           "One sentence shows only a handful of chosen tokens. Here the training's own masking runs over "
+           "thousands of short sentences, one after another: the share of tokens chosen settles at 15%, and among "
+           "them [MASK], random token and unchanged settle at 80%, 10% and 10%. The dotted lines are the rule.",
+           "문장 하나로는 고른 토큰이 몇 개뿐입니다. 여기서는 학습에 쓰는 마스킹을 짧은 문장 수천 개에 차례로 "
+           "적용합니다: 예측 대상으로 고른 토큰의 비율은 15%에, 그중 [MASK], 무작위 토큰, 그대로의 비율은 80%, "
+           "10%, 10%에 모입니다. 점선이 규칙의 값입니다.",
+           "masking_many", "tab.bert_inputs", draws=4096, seed=0),
         _s("bert", 4, "Fill-mask: what goes in [MASK]?", "빈칸 채우기: [MASK]에 들어갈 단어는?",
            "BERT reads the whole sentence in both directions and scores every word of its vocabulary for the "
            "[MASK] position; the bars are its top five.",
@@ -173,6 +181,15 @@ DECKS = (
            "학습 때 절반은 문장 B가 문장 A 바로 다음 문장(IsNext)이고, 나머지는 무작위 문장(NotNext)입니다. "
            "[CLS]의 출력이 판단합니다.",
            "nsp", "tab.bert", text="I went to the store.", text_b="I bought some milk."),
+        _s("bert", "nsp-pairs", "How NSP's pairs are built", "NSP의 문장 쌍을 만드는 방법",
+           "The training's own pair builder on six short documents: sentence A is one or a few sentences of one "
+           "document; sentence B is what follows A in the same document half of the time (IsNext) and sentences of "
+           "another document otherwise (NotNext). The table shows the first pairs; below, the share of IsNext "
+           "settles at 50%.",
+           "학습에 쓰는 문장 쌍 생성 코드를 짧은 문서 여섯 개에 적용했습니다. 문장 A는 한 문서의 문장 하나 또는 "
+           "몇 개이고, 문장 B는 절반은 같은 문서에서 A 바로 다음 문장(IsNext), 나머지는 다른 문서의 문장"
+           "(NotNext)입니다. 표는 처음 뽑은 쌍들이고, 아래 그래프에서 IsNext의 비율은 50%에 모입니다.",
+           "nsp_pairs", "tab.bert", draws=4096, seed=0, shown=6),
         _s("bert", 6, "Fine-tuning: Sentiment analysis", "파인튜닝: 감정 분석",
            "The pre-trained BERT with a small classifier on [CLS], fine-tuned on labelled movie reviews: the "
            "pipeline('sentiment-analysis') of the lecture's code slide.",

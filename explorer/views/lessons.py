@@ -14,7 +14,7 @@ from typing import Callable
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import lessons
+from explorer import lessons, pretraining, pretraining_figures
 from explorer import worked, worked_figures
 from explorer.i18n import t
 from explorer.views import bert, bert_inputs, choices, contextual, finetune, gpt, inside, length, luong
@@ -67,6 +67,10 @@ RENDERERS: dict[str, Callable[[dict, str], go.Figure]] = {
     "fill_mask": lambda a, lang: (bert.bert_fill_view(a["text"], a["text_b"], lang=lang).topk),
     "nsp": lambda a, lang: (bert.bert_model_view("nsp", "bert", a["text"], a["text_b"], lang=lang).nsp),
     "sentiment": lambda a, lang: (finetune.finetune_view("sentiment", a["text"], lang=lang).prediction),
+    "masking_many": lambda a, lang: (pretraining_figures.masking_shares(
+        **pretraining.masking_shares(a["draws"], a["seed"]).curves(), words=pretraining_figures.WORDS[lang])),
+    "nsp_pairs": lambda a, lang: (pretraining_figures.nsp_pairs(
+        **pretraining.nsp_pairs(a["draws"], a["seed"]).curves(a["shown"]), words=pretraining_figures.WORDS[lang])),
     "visibility": lambda a, lang: (gpt.compare_view(a["text"], lang=lang).visibility),
     "generate": lambda a, lang: (
         gpt.gpt_view(a["text"], a["max_new_tokens"], greedy=True, lang=lang).heads.step),
