@@ -1,43 +1,10 @@
 """The app's tabs, one module each; app.py lists them in TABS and `build_tabs` lays them out.
 
-Adding a tab is one new module here plus one line in app.py's TABS:
-
-    # ui/tabs/gpt.py
-    import gradio as gr
-    from explorer.views import gpt as views          # the tab's gradio-free composition
-    from ui.components import downloads, first_is_a_sentence, friendly
-
-    TITLE = "tab.gpt"                                 # i18n key of the tab's label (explorer/i18n.py)
-
-    class Tab:
-        def __init__(self, page):                     # called inside the tab's open gr.Tab
-            L = page.L                                # L(cls, key, ...): a component labelled by an i18n key
-            L(gr.Markdown, "gpt.intro")
-            self.text = L(gr.Textbox, "common.sentence", max_lines=3)
-            self.run_btn = L(gr.Button, "gpt.run", variant="primary")
-            self.figure = L(gr.Plot, "gpt.figure")
-            self.files = downloads(L)
-            self.record = gr.State(None)              # per-user data lives in gr.State
-            self.run_btn.click(self.show, [self.text, page.lang], [self.figure, self.files, self.record],
-                               concurrency_id="models", api_visibility="private",
-                               validator=first_is_a_sentence)
-            page.on_language(self.relabel, [self.record, page.lang], [self.figure, self.files])
-            page.first_screen(self.show, [self.text, page.lang], [self.figure, self.files, self.record])
-
-        @friendly
-        def show(self, text, lang="en"):
-            v = views.gpt_view(text, lang)
-            return {self.figure: v.figure, self.files: v.files, self.record: v.record}
-
-        @friendly
-        def relabel(self, record, lang="en"):
-            if record is None:
-                return gr.skip()                      # nothing on screen yet: nothing to redraw
-            v = views.gpt_redraw(record, lang)
-            return {self.figure: v.figure, self.files: v.files}
+Adding a tab is one new module here plus one line in app.py's TABS. The smallest complete tab is
+ui/tabs/_example.py (tests/ui/test_tab_contract.py builds and runs it): copy it, then
 
     # app.py
-    TABS = [..., gpt, ...]                            # or inside a Group("tab.inside", [...]) of sub-tabs
+    TABS = [..., mytab, ...]                          # or inside a Group("tab.inside", [...]) of sub-tabs
 
 Besides the module: its composition in explorer/views/<tab>.py (gradio-free), its strings in
 explorer/i18n.py (en and ko), and its tests in tests/ui/test_<tab>.py (the handlers, outputs read by
