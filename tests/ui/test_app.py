@@ -460,7 +460,7 @@ def test_every_download_box_is_read_only():
 # What each tab's examples run once they have filled the inputs (the BERT tab: what Enter runs there, by the sentences;
 # the score functions and contextual vectors: their views, under the names of the views' functions)
 EXAMPLE_RUNS = ["seq2seq.run", "scores.show", "transformer.run", "beam.run", "bert.enter", "rollout.run_model",
-                "contextual.show"]
+                "contextual.show", "choices.show"]
 
 
 def test_every_example_runs_its_tab():

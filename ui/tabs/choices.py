@@ -6,7 +6,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.views import choices as views
-from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly
+from ui.components import DROPDOWN_MIN_PX, Slider, downloads, example_clicks, first_is_a_sentence, friendly
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.choices"
@@ -23,6 +23,9 @@ class Tab(TabBase):
             self.top_k = L(Slider, "ch.top_k", 1, 10, value=5, step=1)
         self.text = L(gr.Textbox, "common.sentence", i18n.DEFAULT_INPUTS["sentences"][0], max_lines=3)
         self.target = L(gr.Textbox, "ch.target", "", max_lines=2)
+        # the presets: the deck's "it ... too tired" sentence first (elle or il: the lesson), with and without
+        # a typed translation to score
+        examples = L.examples("choices", [self.text, self.model, self.target], lambda r: r if r[1] in names else None)
         self.run_btn = L(gr.Button, "ch.run", variant="primary")
         self.summary = gr.Markdown()
         self.figure = L(gr.Plot, "ch.plot")
@@ -33,6 +36,8 @@ class Tab(TabBase):
         out = [self.summary, self.figure, self.table, self.files]
         gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs, out + [self.record],
               concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
+        for trigger in example_clicks(examples):  # a preset runs at once, as a model picked by hand does
+            trigger(self.show, inputs, out + [self.record], concurrency_id="models", api_visibility="private")
         self.top_k.input(self.show, inputs, out + [self.record], trigger_mode="always_last", concurrency_id="models",
                          api_visibility="private")
         page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
