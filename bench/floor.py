@@ -45,18 +45,17 @@ demo.launch(server_port=int(os.environ["GRADIO_SERVER_PORT"]), quiet=True)
 
 # (label, api_name, inputs): 12-word inputs (bench/latency.py's sentences), the endpoints' other inputs at defaults
 ENDPOINTS = [
-    ("/translate transformer-en-fr", "/translate", (TEXT_12, "transformer-en-fr", 1, "")),
-    ("/translate seq2seq-additive", "/translate", (TEXT_12, "seq2seq-additive", 1, "")),
+    ("/translate transformer-en-fr", "/translate", (TEXT_12, "transformer-en-fr", 1)),
+    ("/translate seq2seq-additive", "/translate", (TEXT_12, "seq2seq-additive", 1)),
     ("/translate transformer-ko-en", "/translate", ("나는 매일 일이 끝나면 오래된 역까지 천천히 걸어간다 그리고 집에 간다 .",
-                                                    "transformer-ko-en", 1, "")),
+                                                    "transformer-ko-en", 1)),
     ("/fill_mask top-5", "/fill_mask", (MASK_12, 5)),
     ("/nsp", "/nsp", NSP_12),
     ("/generate 12 new tokens, greedy", "/generate", (TEXT_12, 12, 1.0, 0, 1.0, 0, True)),
-    ("/sentiment_analysis", "/sentiment_analysis", ("I really loved the old station and the kind young doctor there .",
-                                                    "")),
+    ("/sentiment_analysis", "/sentiment_analysis", ("I really loved the old station and the kind young doctor there .",)),
     ("/nli", "/nli", ("The young doctor walked to the station .", "A doctor went somewhere .")),
-    ("/pos", "/pos", (TEXT_12, "")),
-    ("/ner", "/ner", ("The young doctor from Paris walked to Victoria station every day .", "")),
+    ("/pos", "/pos", (TEXT_12,)),
+    ("/ner", "/ner", ("The young doctor from Paris walked to Victoria station every day .",)),
     ("/question_answering", "/question_answering", ("Where did the doctor walk ?", TEXT_12)),
 ]
 
