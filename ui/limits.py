@@ -28,9 +28,11 @@ closes, not of one never opened), so nobody's run trains for no one (tests/e2e/t
 `apply_limits` also makes Gradio's per-session state lean (`lean_sessions`: no copy of every block's config
 for each new session, 0.74 MiB and 24 ms each in this app, nor of every output's last value, ~3.5 MiB for a
 256-token /fill_mask call). What it does to the queue: `max_size` (Gradio answers
-503 "busy" past it), the default concurrency limit, and a fair order: a new event waits behind at most one event of each other session, so one
-session's backlog of 30 heavy events delays another visitor by about one event (round robin by session; a call
-without a session is keyed by its address); among those, a cheap event (by Gradio's average time of its function)
+503 "busy" past it), the default concurrency limit, and a fair order, round robin on two levels: by client address (the
+peer's; on a Space the proxy's entry), then by session within an address (a call without a session is its address's
+own). A new event waits behind at most one event of each other address, so one address's backlog (30 heavy events
+of one session, or 48 of 48 fresh sessions) delays another visitor by about one event, and a class of 40 behind one
+address shares that address's turns in rounds; among events of the same rank, a cheap event (by Gradio's average time of its function)
 goes before expensive ones, each of which lets cheap ones go first for at most `Limits.max_skipped_s` (5 s) of
 their average time (tests/e2e/test_cheap_first.py). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
 Gradio 6.31 internal: tests/e2e/test_limits.py pins the behaviour over real HTTP.
@@ -56,7 +58,8 @@ from explorer import i18n
 
 API = "/gradio_api/"
 log = logging.getLogger(__name__)
-KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a request's fairness key
+KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a request's session for the fair order
+ADDRESS = "attn_explorer.limits_address"  # ... and its client address (`RequestLimits._address`)
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,7 @@ LIMITS = Limits()
 def apply_limits(demo, limits: Limits = LIMITS):
     """Configure `demo`'s queue for a public server, once, after the app's own `demo.queue(...)` (which it
     replaces: Gradio builds a new queue object on every call): `max_size`, `default_concurrency_limit`, and
-    the fair (round-robin by session) order of every concurrency group. Returns demo."""
+    the fair order (round robin by address, then by session: `FairList`) of every concurrency group. Returns demo."""
     # api_open=False: a queued event is not callable on /gradio_api/run/<name> (past the queue and its caps), as
     # Gradio already does on a Space; the page's own unqueued events (queue=False) still are
     demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency, api_open=False)
@@ -206,35 +209,73 @@ def launch_kwargs(limits: Limits = LIMITS) -> dict:
 # ----------------------------------------------------------------------------- fair order
 
 
-def fair_key(event) -> str:
-    """The unit of fairness of a queued Gradio event: the key the layer left on its request, else its session."""
+def fair_key(event) -> tuple[str, str]:
+    """The units of fairness of a queued Gradio event: (its client address, its session), as the layer left them on
+    its request (a plain-HTTP call's session is its address); without the layer, the peer's address and the event's
+    session hash."""
     request = getattr(event, "request", None)
     scope = getattr(request, "scope", None) or {}
-    return scope.get(KEY) or event.session_hash
+    key = scope.get(KEY) or event.session_hash
+    client = scope.get("client")
+    return scope.get(ADDRESS) or (client[0] if client else key), key
 
 
 class FairList(list):
-    """A queue (list of events) whose `append` inserts round robin by `fair_key`: the n-th waiting event of a
-    session goes before every other session's (n+1)-th. Among the n-th events, a cheap one (its function's
-    average time, `cost`, `limits.cheap_ratio` times below a waiting one's) goes before the expensive ones, each
-    of which lets cheap ones go first until their average times add up to `limits.max_skipped_s`. Gradio takes `queue[0]` next and removes by value."""
+    """A queue (list of events) whose `append` inserts round robin on two levels: by client address (`fair_key`'s
+    first part: the n-th waiting event of an address goes before every other address's (n+1)-th), and within an
+    address's line by session (the n-th waiting event of a session before every other session's (n+1)-th of that
+    address). So fresh sessions from one address hold one place per round, not one each, and a class behind one
+    address still shares its line fairly. Among events of the same rank, a cheap one (its function's average time,
+    `cost`, `limits.cheap_ratio` times below a waiting one's) goes before the expensive ones, each of which lets cheap
+    ones go first until their average times add up to `limits.max_skipped_s`. Gradio takes `queue[0]` next and
+    removes by value. Pinned over the queue object and over HTTP by tests/ui/test_hostile_http.py."""
 
     def __init__(self, events=(), cost=None, limits: Limits | None = None):
         super().__init__(events)
         self.cost, self.limits = cost, limits or LIMITS
 
     def append(self, event) -> None:
-        key = fair_key(event)
-        rank = 1 + sum(fair_key(e) == key for e in self)
-        mine = self.cost(event) if self.cost else None
+        self._settle()
+        address = fair_key(event)[0]
+        slots = [i for i, e in enumerate(self) if fair_key(e)[0] == address]
+        line = [self[i] for i in slots]
+        at = self._place(line, event, lambda e: fair_key(e)[1], cheap=True)
+        if at == len(line):  # the end of its address's line: its place among the other addresses' events
+            self.insert(self._place(self, event, lambda e: fair_key(e)[0], cheap=True), event)
+            return
+        # inside its address's line: the line's events from there on each move one round later (their slots are
+        # the address's places in the rounds), and the last one to the end of the next round
+        line.insert(at, event)
+        for i, e in zip(slots, line):
+            self[i] = e
+        last = line[-1]
+        self.insert(self._place(self, last, lambda e: fair_key(e)[0], cheap=False), last)
+
+    def _settle(self) -> None:
+        """Puts the waiting events back in rounds: Gradio takes the head (its address's events each move one round
+        earlier) and drops events from anywhere, which left alone would let an address have several events ahead
+        of another's n-th (3 more in a random walk of appends and takes). A stable sort by rank, within each
+        address's line by session and then over the queue by address, so the order within a round is kept (cheap
+        first included)."""
+        lines = {}
+        for e in self:
+            lines.setdefault(fair_key(e)[0], []).append(e)
+        settled = {a: iter(_by_rank(line, lambda e: fair_key(e)[1])) for a, line in lines.items()}
+        self[:] = _by_rank([next(settled[fair_key(e)[0]]) for e in self], lambda e: fair_key(e)[0])
+
+    def _place(self, events, event, unit, cheap: bool) -> int:
+        """Where `event` goes in `events` (in round-robin order by `unit`): before the first event of a later round
+        than its own, or of its round if it is cheap next to that one."""
+        mine_unit = unit(event)
+        rank = 1 + sum(unit(e) == mine_unit for e in events)
+        mine = self.cost(event) if cheap and self.cost else None
         seen = Counter()
-        for i, e in enumerate(self):
-            k = fair_key(e)
+        for i, e in enumerate(events):
+            k = unit(e)
             seen[k] += 1
             if seen[k] > rank or (seen[k] == rank and self._goes_before(mine, e)):
-                self.insert(i, event)
-                return
-        super().append(event)
+                return i
+        return len(events)
 
     def _goes_before(self, mine: float | None, waiting) -> bool:
         theirs = self.cost(waiting) if mine else None
@@ -243,6 +284,16 @@ class FairList(list):
             return False
         waiting._attn_skipped_s = skipped + mine
         return True
+
+
+def _by_rank(events, unit) -> list:
+    """`events` stably sorted by each one's rank among those of its `unit` (1 for its first, 2 for its second, ...)."""
+    seen = Counter()
+    ranked = []
+    for i, e in enumerate(events):
+        seen[unit(e)] += 1
+        ranked.append((seen[unit(e)], i, e))
+    return [e for _, _, e in sorted(ranked, key=lambda r: r[:2])]
 
 
 def _make_fair(event_queue, queue=None) -> None:
@@ -536,7 +587,7 @@ class RequestLimits:
         # the unit of fairness and of the per-session caps: a session, else (a plain-HTTP call) the address for
         # the fair order and each request on its own for the caps, so that none is told of a "same request"
         key = f"s:{session}" if session else f"a:{address}"
-        scope[KEY] = key
+        scope[KEY], scope[ADDRESS] = key, address
         now = time.monotonic()
         if session:
             self._new_session(session, address, now, _lang(scope))

@@ -4,11 +4,16 @@ What gets refused and with which status and message: an fn_index that is not a w
 event or API name, a private event by name, a queued event on /run/ (404); the routes the app does not serve
 (deep links, uploads, monitoring) and a result stream for nothing (404, no traceback in the log); the caps keyed
 on the address, not on client-chosen session hashes, with a class of 40 behind one address still served; GETs
-throttled per address, the page and /config from a cache; a result nobody reads dropped for a short error.
+throttled per address, the page and /config from a cache; a result nobody reads dropped for a short error; the fair
+order round robin by address, then by session (over the queue object, `FairList`, and over HTTP from two loopback
+addresses).
 """
 import json
+import random
 import threading
+from collections import Counter
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,7 +21,7 @@ gr = pytest.importorskip("gradio")
 httpx = pytest.importorskip("httpx")
 
 from conftest import launch_limited, wait_idle  # noqa: E402
-from ui.limits import LIMITS, _Dropped  # noqa: E402
+from ui.limits import ADDRESS, KEY, LIMITS, FairList, _Dropped, fair_key  # noqa: E402
 
 GATE = threading.Event()  # heavy events wait on it: they stay waiting or running until a test opens it
 
@@ -221,3 +226,97 @@ def test_a_number_too_large_for_a_float_is_refused_as_not_finite(server):
     r = httpx.post(f"{url}gradio_api/call/light", content='{"data": [1e400]}',
                    headers={"content-type": "application/json"})
     assert r.status_code == 422 and "1e400" in detail(r) and "finite" in detail(r), r.text
+
+
+# ----------------------------------------------------------------------------- the fair order, over the queue object
+
+
+def event(address, session, fn="slow", name=None):
+    """A queued event as FairList reads it: its request's scope as the layer leaves it, its function, a name."""
+    scope = {KEY: f"s:{session}", ADDRESS: address}
+    return SimpleNamespace(request=SimpleNamespace(scope=scope), session_hash=session, fn=fn,
+                           name=name or f"{address}/{session}")
+
+
+def names(queue):
+    return [e.name for e in queue]
+
+
+def test_fresh_sessions_from_one_address_hold_one_place_per_round():
+    queue = FairList()
+    for i in range(48):
+        queue.append(event("10.0.0.1", f"fresh-{i}"))
+    queue.append(event("10.0.0.2", "victim", name="victim"))
+    assert names(queue).index("victim") == 1  # behind the flood's first event only (by session: 48th)
+    queue.append(event("10.0.0.2", "victim", name="victim-2"))
+    assert names(queue).index("victim-2") == 3
+
+
+def test_a_class_behind_one_address_shares_its_turns_by_session():
+    queue = FairList()
+    for session, n in (("p0", "p0a"), ("p0", "p0b"), ("other", "y1"), ("other", "y2"), ("p1", "p1a"),
+                       ("p2", "p2a")):
+        queue.append(event("10.0.0.2" if session == "other" else "10.0.0.1", session, name=n))
+    # the class's line is p0a, p1a, p2a, p0b (round robin by session); it alternates with the other address's
+    assert names(queue) == ["p0a", "y1", "p1a", "y2", "p2a", "p0b"]
+
+
+def test_a_cheap_event_of_another_address_goes_before_an_expensive_one_of_its_round():
+    cost = {"slow": 1.0, "quick": 0.01}
+    queue = FairList(cost=lambda e: cost[e.fn], limits=replace(LIMITS, max_skipped_s=0.015))
+    for i in range(3):
+        queue.append(event("10.0.0.1", f"s{i}", name=f"s{i}"))
+    queue.append(event("10.0.0.2", "q", "quick", name="q1"))  # before s0 (the same round, cheap)
+    queue.append(event("10.0.0.3", "r", "quick", name="q2"))  # s0 has let 0.01 s go first; 0.02 > 0.015: after
+    assert names(queue) == ["q1", "s0", "q2", "s1", "s2"]
+
+
+def test_rounds_hold_and_each_session_keeps_its_order_through_appends_and_takes():
+    """After every append, whatever Gradio took or dropped before: along the queue each event's rank in its address
+    (1 for its first waiting event, ...) never decreases, nor along an address's line each one's rank in its session,
+    and each session's events are in the order they came."""
+    rng = random.Random(46)
+    for _ in range(20):
+        queue = FairList()
+        for step in range(300):
+            if queue and rng.random() < 0.45:
+                queue.remove(queue[0] if rng.random() < 0.8 else rng.choice(queue))  # the head; a dropped event
+                continue
+            address = f"a{rng.randrange(4)}"
+            queue.append(event(address, f"{address}-s{rng.randrange(3)}", name=f"{address}-s#{step}"))
+            by_address = _ranks(queue, lambda e: fair_key(e)[0])
+            assert by_address == sorted(by_address), names(queue)
+            for address in {fair_key(e)[0] for e in queue}:
+                line = [e for e in queue if fair_key(e)[0] == address]
+                by_session = _ranks(line, lambda e: fair_key(e)[1])
+                assert by_session == sorted(by_session), names(line)
+                for session in {fair_key(e)[1] for e in line}:
+                    steps = [int(e.name.split("#")[1]) for e in line if fair_key(e)[1] == session]
+                    assert steps == sorted(steps), (session, steps)
+
+
+def _ranks(events, unit):
+    seen = Counter()
+    out = []
+    for e in events:
+        seen[unit(e)] += 1
+        out.append(seen[unit(e)])
+    return out
+
+
+def test_over_http_fresh_sessions_of_one_address_wait_in_one_line(server):
+    """Another loopback address (127.0.0.2) is another visitor: its call waits behind one event of the flood."""
+    url, fns, demo = server
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=30)
+    GATE.clear()
+    try:
+        codes = [join(url, fns["heavy"], f"flood-{i}", data=(f"flood {i}",)).status_code for i in range(12)]
+        r = other.post(f"{url}gradio_api/call/heavy", json={"data": ["victim"]})
+        assert codes == [200] * 12 and r.status_code == 200, (codes, r.text)
+        waiting = demo._queue.event_queue_per_concurrency_id["models"].queue
+        order = [fair_key(e)[0] for e in waiting]
+        assert order.index("127.0.0.2") == 1 and len(order) == 12, order  # one of the flood runs, one waits before
+    finally:
+        GATE.set()
+        other.close()
+    wait_idle(demo)
