@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 IT_SENTENCE = "The animal didn't cross the street because it was too tired."
+PIPELINE_SENTENCES = ("I love this product! It's amazing and works perfectly.",  # the lecture's code slide
+                      "This is the worst experience I've ever had. Completely disappointed.")
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,14 @@ DECKS = (
            "사전 학습된 BERT의 [CLS] 위에 작은 분류기를 얹어 레이블이 있는 영화평으로 파인튜닝했습니다. 강의 코드 "
            "슬라이드의 pipeline('sentiment-analysis')입니다.",
            "sentiment", "tab.finetune", text="This movie was wonderful, I loved every minute of it."),
+        _s("bert", 7, "The code slide: pipeline('sentiment-analysis')", "코드 슬라이드: pipeline('sentiment-analysis')",
+           "The lecture's code, run here on the fine-tuned BERT of this app; the table is what it returns:\n\n"
+           "```python\nfrom explorer.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
+           f"classifier({list(PIPELINE_SENTENCES)!r})\n```",
+           "강의의 코드를 이 앱의 파인튜닝된 BERT로 실행했습니다. 표가 그 결과입니다:\n\n"
+           "```python\nfrom explorer.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
+           f"classifier({list(PIPELINE_SENTENCES)!r})\n```",
+           "pipeline", "tab.finetune", sentences=PIPELINE_SENTENCES),
     )),
     Deck("gpt", {"en": "5. GPT: a left-to-right decoder", "ko": "5. GPT: 왼쪽에서 오른쪽으로 읽는 디코더"}, (
         _s("gpt", 1, "What each token may see: BERT vs GPT", "토큰이 볼 수 있는 것: BERT와 GPT",

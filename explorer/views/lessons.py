@@ -33,7 +33,17 @@ class LessonView:
     link: str  # the query string that opens the app at this step: "?lesson=transformer-4"
 
 
-def table(table: pd.DataFrame) -> go.Figure:
+def pipeline_figure(sentences, lang: str = "en") -> go.Figure:
+    """The code slide's output: explorer.pipeline.pipeline("sentiment-analysis") on the slide's sentences, as
+    the table it returns (input, label, score)."""
+    from explorer.pipeline import pipeline  # the fine-tuned BERT, read at this step's first drawing
+    out = pipeline("sentiment-analysis")(list(sentences))
+    cols = {"en": ("input", "label", "score"), "ko": ("입력", "레이블", "점수")}[lang if lang == "ko" else "en"]
+    return table_figure(pd.DataFrame([(s, o["label"], round(float(o["score"]), 4)) for s, o in zip(sentences, out)],
+                                     columns=list(cols)))
+
+
+def table_figure(table: pd.DataFrame) -> go.Figure:
     """A view's table as a figure, so every step of the path is one figure (a projector shows it large)."""
     fig = go.Figure(go.Table(header={"values": [str(c) for c in table.columns], "align": "left"},
                              cells={"values": [table[c].astype(str).tolist() for c in table.columns], "align": "left"}))
@@ -63,10 +73,11 @@ RENDERERS: dict[str, Callable[[dict, str], go.Figure]] = {
     "contextual": lambda a, lang: (contextual.contextual_view(a["word"], lang=lang).figure),
     "bert_inputs": lambda a, lang: (
         bert_inputs.bert_inputs_view(a["text"], a["text_b"], lang=lang).sum_figure),
-    "masking": lambda a, lang: (table(bert_inputs.masking_view(a["text"], lang=lang).table)),
+    "masking": lambda a, lang: (table_figure(bert_inputs.masking_view(a["text"], lang=lang).table)),
     "fill_mask": lambda a, lang: (bert.bert_fill_view(a["text"], a["text_b"], lang=lang).topk),
     "nsp": lambda a, lang: (bert.bert_model_view("nsp", "bert", a["text"], a["text_b"], lang=lang).nsp),
     "sentiment": lambda a, lang: (finetune.finetune_view("sentiment", a["text"], lang=lang).prediction),
+    "pipeline": lambda a, lang: pipeline_figure(a["sentences"], lang),
     "masking_many": lambda a, lang: (pretraining_figures.masking_shares(
         **pretraining.masking_shares(a["draws"], a["seed"]).curves(), words=pretraining_figures.WORDS[lang])),
     "nsp_pairs": lambda a, lang: (pretraining_figures.nsp_pairs(

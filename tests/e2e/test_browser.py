@@ -1379,7 +1379,7 @@ def test_the_lesson_path_walks_every_slide_and_its_links_open_their_step(ui, bro
     nxt = panel.get_by_role("button", name=i18n.t("lesson.next", "en"), exact=True)
     for i, step_id in enumerate(lessons.ORDER):
         expect(panel.get_by_text(f"?lesson={step_id}", exact=False)).to_be_visible(timeout=FIRST_CALL_MS)
-        if lessons.STEPS[step_id].view == "masking":  # a table drawn as a figure: its cells, not traces
+        if lessons.STEPS[step_id].view in ("masking", "pipeline"):  # a table drawn as a figure: its cells
             expect(panel.locator(".js-plotly-plot .table .cell-text").first).to_be_visible(timeout=FIRST_CALL_MS)
         else:  # a drawn figure with traces, not a blank plot
             ui.wait_for_figures(count=1, timeout=FIRST_CALL_MS)

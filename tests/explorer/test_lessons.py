@@ -55,3 +55,13 @@ def test_the_texts_use_the_decks_words():
                 assert bad not in s.text[lang] + s.title[lang], (s.id, bad)
     assert "어텐션 스코어 행렬" in lessons.STEPS["transformer-4"].title["ko"]
     assert "감정 분석" in lessons.STEPS["bert-6"].title["ko"]
+
+
+def test_the_code_slide_shows_its_code_and_what_it_returns():
+    from explorer.pipeline import pipeline
+    s = lessons.STEPS["bert-7"]
+    assert 'pipeline("sentiment-analysis")' in s.text["en"] and 'pipeline("sentiment-analysis")' in s.text["ko"]
+    table = views.lesson_view("bert-7", "en").figure.data[0].cells.values
+    out = pipeline("sentiment-analysis")(list(lessons.PIPELINE_SENTENCES))
+    assert list(table[0]) == list(lessons.PIPELINE_SENTENCES)
+    assert list(table[1]) == [o["label"] for o in out] and list(table[2]) == [str(round(o["score"], 4)) for o in out]
