@@ -33,6 +33,7 @@ import pytest
 
 from bench._server import start_app, stop
 from explorer import i18n
+from scripts import screenshots
 
 try:
     from playwright.sync_api import expect, sync_playwright
@@ -257,6 +258,7 @@ class Page:
         if os.environ.get("ATTN_EXPLORER_SCREENSHOTS") == "1":
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(out, SCREENSHOTS / out.name)
+            screenshots.record(name)  # the strings it shows, so tests/test_screenshots.py knows it is current
         assert out.stat().st_size > 20_000, "the screenshot looks blank"
         assert out.stat().st_size < 250_000, f"{out.name} is {out.stat().st_size} bytes: too big for the repo"
 
