@@ -370,45 +370,6 @@ class _State:
     noted_at: float = float("-inf")
 
 
-# Messages of issue 46 in explorer/i18n.py's shape; `_text` reads that table first (where these belong: moved there
-# when its owner next edits it), then this one.
-STRINGS = {
-    "limit.bad_fn_index": {"en": "fn_index must be a whole number that names one of this app's events, not {value}.",
-                           "ko": "fn_index는 이 앱의 이벤트를 가리키는 정수여야 합니다({value}는 아닙니다)."},
-    "limit.unknown_fn": {"en": "This app has no event number {value}.", "ko": "이 앱에는 {value}번 이벤트가 없습니다."},
-    "limit.unknown_api": {"en": "This app has no API endpoint '{name}' (the list: /gradio_api/info).",
-                          "ko": "이 앱에는 '{name}' API 엔드포인트가 없습니다(목록: /gradio_api/info)."},
-    "limit.queued_only": {"en": "This endpoint runs through the queue: call it with POST /gradio_api/call/<name> "
-                                "(gradio_client does).",
-                          "ko": "이 엔드포인트는 대기열로만 실행됩니다. POST /gradio_api/call/<이름>으로 호출하세요"
-                                "(gradio_client가 그렇게 합니다)."},
-    "limit.closed": {"en": "This server does not serve {path}.", "ko": "이 서버는 {path}를 제공하지 않습니다."},
-    "limit.no_session": {"en": "Nothing is waiting to be read for this session or event: its results were read or "
-                               "dropped, or it never existed.",
-                         "ko": "이 세션이나 이벤트에 대해 읽을 결과가 없습니다. 이미 읽었거나 버려졌거나, 처음부터 "
-                               "없었습니다."},
-    "limit.rate_address": {"en": "Too many requests from your address at once.",
-                           "ko": "같은 주소에서 한꺼번에 보낸 요청이 너무 많습니다."},
-    "limit.sessions": {"en": "Too many new sessions from your address: {n} in {m} minutes.",
-                       "ko": "같은 주소에서 새 세션이 너무 많습니다: {m}분에 {n}개."},
-    "limit.busy_call": {"en": "This session already has {n} requests to this endpoint waiting or running: wait for "
-                              "their results.",
-                        "ko": "이 세션에서 이 엔드포인트로 보낸 요청 {n}개가 이미 대기 중이거나 실행 중입니다. 결과를 "
-                              "기다려 주세요."},
-    "limit.undelivered": {"en": "This result was dropped: nobody read it within {s} s of its being ready. Send the "
-                                "request again and read its stream.",
-                          "ko": "이 결과는 버려졌습니다: 준비된 뒤 {s}초 동안 아무도 읽지 않았습니다. 요청을 다시 보내고 "
-                                "결과 스트림을 읽으세요."},
-}
-
-
-def _text(key: str, lang: str, **fields) -> str:
-    if key in i18n.STRINGS:
-        return i18n.t(key, lang, **fields)
-    s = STRINGS[key][lang]
-    return s.format(**fields) if fields else s
-
-
 # GETs that serve the front end's files: not counted by the per-address GET bucket (a page load asks for ~30)
 STATIC = ("/assets/", "/static/", "/svelte/", "/favicon.ico", "/theme.css", "/manifest.json", "/pwa_icon",
           "/robots.txt", API + "file=", API + "custom_component/")
@@ -870,7 +831,7 @@ class RequestLimits:
                     continue
                 del fresh[id(m)]
                 if isinstance(m, ProcessCompletedMessage) and m.event_id:
-                    text = _text("limit.undelivered", lang, s=f"{limit:g}")
+                    text = i18n.t("limit.undelivered", lang, s=f"{limit:g}")
                     notice = _Dropped(output={"error": text, "visible": True}, success=False, event_id=m.event_id)
                     messages.put_nowait(notice)
                     fresh[id(notice)] = (notice, now)
@@ -885,7 +846,7 @@ class RequestLimits:
 
     async def _refuse(self, scope, send, r: Refused):
         lang = _lang(scope)
-        text = _text(f"limit.{r.key}", lang, **r.fields)
+        text = i18n.t(f"limit.{r.key}", lang, **r.fields)
         if r.retry_after is not None:
             text += " " + i18n.t("limit.retry", lang, s=max(1, math.ceil(r.retry_after)))
         body = json.dumps({"detail": text, "error": text}, ensure_ascii=False).encode("utf-8")
