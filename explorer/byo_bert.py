@@ -45,6 +45,11 @@ WEIGHTS, INDEX = "model.safetensors", "model.safetensors.index.json"
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
 MAX_JSON_BYTES = 50_000_000  # config / index / tokenizer_config files are KB; tokenizer.json a few MB
+# vocab.txt is read whole into a dict: a 110 MB one took +2.0 GB and 26.8 s before any check. bert-base's is 232 KB
+# (30,522 lines), multilingual BERT's 0.9 MB (119,547); its lines are checked against the config's vocab_size, and
+# each against the longest word WordPiece matches (100 characters, up to 4 bytes each in UTF-8), before parsing.
+MAX_VOCAB_BYTES = 8_000_000
+MAX_VOCAB_ENTRY_BYTES = 400
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$", re.ASCII)
 # One request's attention record holds layers x heads x tokens x tokens floats, tokens up to the model's positions
 # (the input is cut at MAX_CHARS characters, so never more than that): a config alone decided it (a 1.2 MB model
@@ -126,12 +131,56 @@ def _check_heads(state: dict, folder: Path) -> None:
                     "(e.g. bert-base-uncased).")
 
 
+def check_vocab(vocab_file: Path, vocab_size: int | None = None) -> int:
+    """Sizes of a vocab.txt checked before it is parsed, reading at most `MAX_VOCAB_BYTES` a chunk at a time: its
+    bytes, its lines (tokens) against the model's `vocab_size` embeddings, and each line against
+    `MAX_VOCAB_ENTRY_BYTES`. Returns the line count; a UserError names the file and the limit."""
+    vocab_file = Path(vocab_file)
+    size = vocab_file.stat().st_size
+    if size > MAX_VOCAB_BYTES:
+        raise UserError(f"{vocab_file} is {size:,} bytes, over this server's limit of {MAX_VOCAB_BYTES:,} bytes for "
+                        "a vocab.txt; refusing to read it.", "vocab_too_big", path=str(vocab_file),
+                        size=f"{size:,}", limit=f"{MAX_VOCAB_BYTES:,}")
+    lines, open_line = 0, 0  # lines ended so far; bytes of the line not ended yet
+    with vocab_file.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            *ended, rest = chunk.split(b"\n")
+            for i, piece in enumerate(ended):
+                length = len(piece) + (open_line if i == 0 else 0)
+                if length > MAX_VOCAB_ENTRY_BYTES:
+                    _long_entry(vocab_file, lines + i + 1, length)
+            lines += len(ended)
+            open_line = len(rest) + (open_line if not ended else 0)
+            if open_line > MAX_VOCAB_ENTRY_BYTES:
+                _long_entry(vocab_file, lines + 1, open_line)
+            if vocab_size is not None and lines > vocab_size:
+                break
+    lines += open_line > 0  # a last token without a final newline
+    if vocab_size is not None and lines > vocab_size:
+        raise UserError(f"{vocab_file} has more than {vocab_size:,} tokens (one a line) but the model only "
+                        f"{vocab_size:,} embeddings (config.json's vocab_size); refusing to read it.",
+                        "vocab_too_many", path=str(vocab_file), n=f"{vocab_size:,}")
+    return lines
+
+
+def _long_entry(vocab_file: Path, line: int, length: int):
+    raise UserError(f"Line {line:,} of {vocab_file} is {length:,} bytes long, over this server's limit of "
+                    f"{MAX_VOCAB_ENTRY_BYTES} bytes for one token (WordPiece matches words of at most 100 "
+                    "characters); refusing to read it.", "vocab_long_entry", path=str(vocab_file), line=f"{line:,}",
+                    size=f"{length:,}", limit=MAX_VOCAB_ENTRY_BYTES)
+
+
 def wordpiece_from_vocab(vocab_file: Path, lowercase: bool = True, strip_accents: bool | None = None,
-                         chinese_chars: bool = True) -> Tokenizer:
+                         chinese_chars: bool = True, vocab_size: int | None = None) -> Tokenizer:
     """BERT's WordPiece tokenizer from a vocab.txt (one token per line, id = line number), as
     transformers' BertTokenizerFast builds it: BERT normaliser, BERT pre-tokenizer, "##"
-    continuation pieces, and [CLS] A [SEP] (B [SEP]) with segment ids 0/1."""
-    lines = Path(vocab_file).read_text(encoding="utf-8").split("\n")
+    continuation pieces, and [CLS] A [SEP] (B [SEP]) with segment ids 0/1. Its sizes are checked first
+    (`check_vocab`, with the model's `vocab_size` when given)."""
+    check_vocab(vocab_file, vocab_size)
+    try:
+        lines = Path(vocab_file).read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{vocab_file} is not UTF-8 text: {e}") from None
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends the last token; it does not start another
     # A repeated token keeps its last id, as in transformers.
@@ -156,7 +205,7 @@ def _set_template(tok: Tokenizer) -> None:
         special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
 
 
-def _load_tokenizer(folder: Path, hf_config: dict) -> tuple[Tokenizer, str]:
+def _load_tokenizer(folder: Path, hf_config: dict, vocab_size: int | None = None) -> tuple[Tokenizer, str]:
     settings = _read_json(folder / "tokenizer_config.json", "") if (folder / "tokenizer_config.json").is_file() else {}
     if (folder / "tokenizer.json").is_file():
         if (folder / "tokenizer.json").stat().st_size > MAX_JSON_BYTES:
@@ -171,7 +220,7 @@ def _load_tokenizer(folder: Path, hf_config: dict) -> tuple[Tokenizer, str]:
     elif (folder / "vocab.txt").is_file():
         lowercase = settings.get("do_lower_case", hf_config.get("do_lower_case", True))
         tok = wordpiece_from_vocab(folder / "vocab.txt", bool(lowercase), settings.get("strip_accents"),
-                                   bool(settings.get("tokenize_chinese_chars", True)))
+                                   bool(settings.get("tokenize_chinese_chars", True)), vocab_size)
         how = f"vocab.txt (lowercase={bool(lowercase)})"
     else:
         raise UserError(f"{folder} has no tokenizer: it needs tokenizer.json or vocab.txt.")
@@ -288,7 +337,7 @@ def load_local(folder: str | Path) -> Checkpoint:
         raise UserError(f"{folder} is not a folder.")
     hf_config = _read_json(folder / "config.json", "the model's configuration")
     config = _bert_config(hf_config, folder)
-    tok, how = _load_tokenizer(folder, hf_config)
+    tok, how = _load_tokenizer(folder, hf_config, config.vocab_size)
     tok = GuardedTokenizer(tok)
     _check_tokenizer(tok, config.vocab_size, folder)
     state = _read_state(_weight_files(folder))
@@ -367,6 +416,12 @@ def load_hub(repo_id: str, max_bytes: int = 500_000_000, revision: str | None = 
     if unknown:
         raise UserError(f"The Hub did not report the size of {', '.join(unknown)} in '{repo_id}'; not downloading.",
                         "hub_unknown_size", files=", ".join(unknown), repo=repo_id)
+    for name in files:  # a file parsed whole is refused from the listing, before it is downloaded
+        limit = MAX_VOCAB_BYTES if name == "vocab.txt" else MAX_JSON_BYTES if name.endswith(".json") else None
+        if limit is not None and sizes[name] > limit:
+            raise UserError(f"The {name} of '{repo_id}' is {sizes[name]:,} bytes, over this server's limit of "
+                            f"{limit:,} bytes for it; not downloading.", "hub_file_too_big", repo=repo_id,
+                            file=name, size=f"{sizes[name]:,}", limit=f"{limit:,}")
     total = sum(sizes[f] for f in files)
     if total > max_bytes:
         raise UserError(f"'{repo_id}' needs {total / 1e6:.0f} MB ({', '.join(files)}), over the limit of "

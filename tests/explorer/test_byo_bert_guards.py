@@ -115,3 +115,85 @@ def test_a_hostile_tokenizer_json_is_refused_when_the_model_loads(tmp_path):
     tok.save(str(tmp_path / "tokenizer.json"))
     with pytest.raises(UserError, match="tokenizer failed"):
         load_local(tmp_path)
+
+
+# ----------------------------------------------------------------------------- vocab.txt sizes, before parsing
+
+
+def vocab_folder(tmp_path, lines, vocab_size, end="\n"):
+    """A folder a local load reads up to its tokenizer: config.json and vocab.txt (no weights needed)."""
+    (tmp_path / "config.json").write_text(json.dumps({**BASE, "vocab_size": vocab_size}))
+    (tmp_path / "vocab.txt").write_text("\n".join(lines) + end, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_vocab_txt_over_the_byte_limit_is_refused_unread(tmp_path):
+    import tracemalloc
+
+    (tmp_path / "config.json").write_text(json.dumps(BASE))
+    with open(tmp_path / "vocab.txt", "wb") as f:
+        f.truncate(110_000_000)  # the 110 MB file of the review (sparse: nothing written)
+    tracemalloc.start()
+    try:
+        with pytest.raises(UserError, match=r"vocab\.txt is 110,000,000 bytes, over this server's limit of "
+                                            r"8,000,000 bytes"):
+            load_local(tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, peak  # parsed, it took +2.0 GB
+
+
+def test_a_vocab_txt_with_more_lines_than_embeddings_is_refused_before_parsing(tmp_path, monkeypatch):
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "c"]
+    monkeypatch.setattr(byo_bert, "Tokenizer", None)  # parsing would fail on this: the check comes first
+    with pytest.raises(UserError, match=r"vocab\.txt has more than 7 tokens .* only 7 embeddings"):
+        load_local(vocab_folder(tmp_path, vocab, 7))
+
+
+@pytest.mark.parametrize("end", ["\n", ""])
+def test_vocab_lines_are_counted_across_chunks(tmp_path, end):
+    lines = [f"tok{i}" for i in range(300_000)]  # 2.5 MB: three chunks, a line cut at each boundary
+    vocab = vocab_folder(tmp_path, lines, 300_000, end) / "vocab.txt"
+    assert byo_bert.check_vocab(vocab, 300_000) == 300_000
+    with pytest.raises(UserError, match="more than 299,999 tokens"):
+        byo_bert.check_vocab(vocab, 299_999)
+
+
+def test_a_vocab_entry_over_the_limit_is_refused_with_its_line(tmp_path):
+    lines = ["x" * 399] * 6000  # 2.4 MB of lines at the limit, some cut by a chunk's boundary: accepted
+    vocab = vocab_folder(tmp_path, lines, 10_000) / "vocab.txt"
+    assert byo_bert.check_vocab(vocab, 10_000) == 6000
+    vocab.write_text("\n".join(lines[:3000] + ["y" * 401] + lines[3000:]) + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"Line 3,001 of .*vocab\.txt is 401 bytes long, over .* 400 bytes"):
+        byo_bert.check_vocab(vocab, 10_000)
+    vocab.write_text("[PAD]\n" + "z" * 3_000_000, encoding="utf-8")  # one line, no newline, over chunks
+    with pytest.raises(UserError, match=r"Line 2 of .*vocab\.txt is 1,048,\d+ bytes long"):
+        byo_bert.check_vocab(vocab)
+
+
+def test_the_hub_refuses_a_vocab_txt_over_the_limit_from_its_listing(monkeypatch, tmp_path):
+    import huggingface_hub
+
+    sizes = {"config.json": 600, "vocab.txt": 110_000_000, "model.safetensors": 1000}
+    siblings = [types.SimpleNamespace(rfilename=n, size=s) for n, s in sizes.items()]
+    monkeypatch.setattr(huggingface_hub, "HfApi", lambda: types.SimpleNamespace(
+        model_info=lambda repo_id, revision=None, files_metadata=False: types.SimpleNamespace(siblings=siblings,
+                                                                                               sha="b" * 40)))
+    fetched = []
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", lambda *a, **k: fetched.append(a) or 1 / 0)
+    with pytest.raises(UserError, match=r"The vocab\.txt of 'someone/big-vocab' is 110,000,000 bytes, over "
+                                        r"this server's limit of 8,000,000") as refused:
+        load_hub("someone/big-vocab", cache_dir=tmp_path)
+    assert fetched == [] and refused.value.key == "hub_file_too_big"  # nothing downloaded (110 MB < the 500 MB cap)
+
+
+def test_the_vocab_refusals_read_in_korean():
+    from explorer import i18n
+
+    for key, fields in [("vocab_too_big", {"path": "v/vocab.txt", "size": "9", "limit": "8"}),
+                        ("vocab_too_many", {"path": "v/vocab.txt", "n": "7"}),
+                        ("vocab_long_entry", {"path": "v/vocab.txt", "line": "3", "size": "401", "limit": 400}),
+                        ("hub_file_too_big", {"repo": "a/b", "file": "vocab.txt", "size": "9", "limit": "8"})]:
+        text = i18n.error_text(UserError("English", key, **fields), "ko")
+        assert text != "English" and all(str(v) in text for v in fields.values()), (key, text)
