@@ -102,6 +102,67 @@ def head_rows(scores, probs, key_tokens: Sequence[str], head_names: Sequence[str
     return _fig(data, layout)
 
 
+def qkv_heads(q, k, v, query_token: str, key_tokens: Sequence[str], head_names: Sequence[str], title: str,
+              band_names: Sequence[str] = ("q", "K", "V"), dim_title: str = "dimension", masked=None,
+              highlight: int | None = None) -> go.Figure:
+    """Per head, one column: the query token's q (1 x d_k) over the keys' K (keys x d_k) over their V (keys x d_k),
+    heads left to right in `head_names`' order. A key row is labelled "position: token" (unique, so the hover can
+    name it). One diverging scale per band (q, K, V), shared by the heads so that they compare, its half-range
+    written beside the band's name. `masked` (keys,): keys the query may not see (the causal mask), grayed over
+    in K and V; `highlight`: a key row to outline (the query's own token)."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    h, T = len(head_names), len(key_tokens)
+    if q.ndim != 2 or q.shape[0] != h or k.shape != (h, T, q.shape[1]) or v.shape != k.shape:
+        raise ValueError(f"q {q.shape} must be (heads, d_k) and k {k.shape}, v {v.shape} (heads, keys, d_k) with "
+                         f"heads = {h}, keys = {T}")
+    hide = np.zeros(T, bool) if masked is None else np.asarray(masked, bool).ravel()
+    if hide.size != T:
+        raise ValueError(f"masked needs one flag per key ({T}), got {hide.size}")
+    d_k = q.shape[1]
+    keys = [f"{i}: {esc(t)}" for i, t in enumerate(key_tokens)]
+    bands = [(q[:, None, :], [esc(query_token)]), (k, keys), (v, keys)]
+    heights = (1.6, T, T)  # in rows; the q band a little more than one row, so that it shows
+    unit, gap = 0.84 / sum(heights), 0.05
+    tops, top = [], 1.0
+    for n in heights:
+        tops.append([top - n * unit, top])
+        top -= n * unit + gap
+    xgap = 0.012
+    w = (1 - xgap * (h - 1)) / h
+    sfx = lambda i: str(i + 1) if i else ""  # noqa: E731  plotly's axis names: x, x2, x3 ...
+    data, axes, notes, shapes = [], {}, [], []
+    for b, ((m, labels), name) in enumerate(zip(bands, band_names)):
+        r = _sym(m)
+        for j, head in enumerate(head_names):
+            cell = {"x": list(range(d_k)), "y": labels, "xaxis": f"x{sfx(j)}", "yaxis": f"y{sfx(b)}",
+                    "showscale": False}
+            data.append({"type": "heatmap", "z": m[j].tolist(), "colorscale": VALUE_SCALE, "zmin": -r, "zmax": r,
+                         "zmid": 0, "hovertemplate": f"{esc(head)} · {esc(name)} · %{{y}} · {esc(dim_title)} "
+                                                     f"%{{x}}: %{{z:.4f}}<extra></extra>", **cell})
+            if b and hide.any():  # the keys the causal mask hides from this query
+                gray = np.where(hide[:, None], 1.0, np.nan) * np.ones((1, d_k))
+                data.append({"type": "heatmap", "z": gray.tolist(), "colorscale": [[0, MASK_GRAY], [1, MASK_GRAY]],
+                             "zmin": 0, "zmax": 1, "opacity": 0.75, "hoverinfo": "skip", **cell})
+            if b and highlight is not None and 0 <= highlight < T:
+                shapes.append({"type": "rect", "xref": f"x{sfx(j)}", "yref": f"y{sfx(b)}", "x0": -0.5,
+                               "x1": d_k - 0.5, "y0": highlight - 0.5, "y1": highlight + 0.5,
+                               "line": {"color": CHOSEN, "width": 1.5}})
+        axes[f"yaxis{sfx(b)}"] = {"domain": tops[b], "type": "category", "autorange": "reversed", "anchor": "x",
+                                  "tickmode": "array", "tickvals": labels, "tickfont": {"size": 12},
+                                  "automargin": True}  # every key named: plotly drops every other label
+        notes.append({"text": f"<b>{esc(name)}</b>  (±{r:.2f})", "x": 0, "y": tops[b][1], "xref": "paper",
+                      "yref": "paper", "yanchor": "bottom", "xanchor": "left", "showarrow": False})
+    for j, head in enumerate(head_names):
+        x0 = j * (w + xgap)
+        axes[f"xaxis{sfx(j)}"] = {"domain": [x0, x0 + w], "anchor": f"y{sfx(2)}", "showticklabels": False}
+        notes.append({"text": esc(head), "x": x0 + w / 2, "y": 1.0, "yshift": 22, "xref": "paper", "yref": "paper",
+                      "yanchor": "bottom", "showarrow": False})
+    axes["xaxis"]["title"] = {"text": esc(dim_title)}
+    layout = _layout(title, int(190 + 19 * sum(heights)), annotations=notes, shapes=shapes, **axes)
+    layout["margin"] = {**layout["margin"], "t": 110}
+    return _fig(data, layout)
+
+
 def bars(values, names: Sequence[str], title: str, value_title: str = "", highlight: int | None = None,
          digits: int = 3) -> go.Figure:
     """Horizontal bars, the first name at the top; `highlight` outlines one bar (the chosen word)."""

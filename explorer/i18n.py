@@ -1414,6 +1414,26 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson.explore": {"en": "Explore further in the tab “{tab}”.", "ko": "“{tab}” 탭에서 더 살펴보세요."},
     "lesson.link": {"en": "Link to this step: `{link}` (add it to the app's address)",
                     "ko": "이 단계의 링크: `{link}` (앱 주소 뒤에 붙이세요)"},
+    # inside a layer: Q, K and V per head, and each LayerNorm's mean and standard deviation (explorer/views/inside.py)
+    "il.plot_kv": {"en": "Q, K and V, every head", "ko": "헤드별 쿼리(Q), 키(K), 값(V)"},
+    "il.fig_kv": {"en": "{kind}: the query q of '{token}' over every key's k (K) and v (V), per head "
+                        "(h = {h}, d_k = {d_k})",
+                  "ko": "{kind}: 헤드별 '{token}'의 쿼리 q와 모든 키의 k (K), 값 v (V) (h = {h}, d_k = {d_k})"},
+    "il.band_q": {"en": "q of '{token}'", "ko": "'{token}'의 쿼리 q"},
+    "il.band_k": {"en": "K: every key's k", "ko": "K: 각 키의 k"},
+    "il.band_v": {"en": "V: every key's v", "ko": "V: 각 키의 값 v"},
+    "il.plot_ln": {"en": "LayerNorm of u (x + sublayer(x) at each Add & Norm; x before a pre-LN sublayer): mean and "
+                         "standard deviation before and after normalising",
+                   "ko": "u의 LayerNorm (Add & Norm에서는 x + 서브레이어(x), pre-LN에서는 서브레이어 앞의 x): 정규화 "
+                         "전후의 평균과 표준편차"},
+    "col.LayerNorm": {"en": "LayerNorm", "ko": "LayerNorm"},
+    "col.mean μ": {"en": "mean μ", "ko": "평균 μ"},
+    "col.std σ": {"en": "std σ = √(var + ε)", "ko": "표준편차 σ = √(분산 + ε)"},
+    "col.mean of (u − μ)/σ": {"en": "mean of (u − μ)/σ", "ko": "(u − μ)/σ의 평균"},
+    "col.std of (u − μ)/σ": {"en": "std of (u − μ)/σ", "ko": "(u − μ)/σ의 표준편차"},
+    "col.mean after γ, β": {"en": "mean after γ, β", "ko": "γ, β 적용 후 평균"},
+    "col.std after γ, β": {"en": "std after γ, β", "ko": "γ, β 적용 후 표준편차"},
+    "il.ln_final": {"en": "the stack's final LayerNorm", "ko": "스택의 마지막 LayerNorm"},
     # ui/limits.py's refusals of hostile requests, and a brought BERT's vocab.txt sizes (explorer/byo_bert.py)
     "limit.bad_fn_index": {"en": "fn_index must be a whole number that names one of this app's events, not {value}.",
                            "ko": "fn_index는 이 앱의 이벤트를 가리키는 정수여야 합니다({value}는 아닙니다)."},

@@ -19,7 +19,9 @@ number is computed here in float64 from the weight tensors, and tests/explorer/t
 them against the model's own forward: the output equals the model's next hidden state and the weights
 equal the Trace's attention (1e-5). "Each head's contribution" is its output through its d_k columns
 of W^O, head_j W^O_j: the attention output is their sum plus W^O's bias (Kobayashi et al. 2020 weigh
-attention by these norms).
+attention by these norms). Each LayerNorm is kept step by step (`LayerNormStep`): the vector's mean and
+standard deviation, the normalised vector (mean 0, standard deviation ~ 1) and the gain and bias that give its
+output.
 """
 from __future__ import annotations
 
@@ -51,10 +53,16 @@ class NormWeights:
     bias: torch.Tensor
     eps: float
 
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+    def parts(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(mean, std, (x - mean) / std) over the last axis, std = sqrt(var + eps): the normalised vector has
+        mean 0 and standard deviation sqrt(var / (var + eps)) ~ 1, before the gain and bias."""
         mu = x.mean(-1, keepdim=True)
         var = ((x - mu) ** 2).mean(-1, keepdim=True)  # biased, as nn.LayerNorm
-        return (x - mu) / torch.sqrt(var + self.eps) * self.weight + self.bias
+        sigma = torch.sqrt(var + self.eps)
+        return mu, sigma, (x - mu) / sigma
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        return self.parts(x)[2] * self.weight + self.bias
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,20 @@ def gpt_block(block) -> BlockWeights:
 
 
 @dataclass(frozen=True)
+class LayerNormStep:
+    """One LayerNorm at the followed token: out = (u - mean) / std * gamma + beta (Ba et al. 2016), with
+    std = sqrt(var + eps) over u's d_model features (biased variance, as nn.LayerNorm)."""
+    u: np.ndarray  # (d_model,) the vector normalised: x + sublayer(x) post-LN, x pre-LN, the last output (final)
+    mean: float
+    std: float  # sqrt(var + eps): what u - mean is divided by
+    normalised: np.ndarray  # (d_model,) (u - mean) / std: mean 0, standard deviation ~ 1
+    gamma: np.ndarray  # (d_model,) the LayerNorm's weight
+    beta: np.ndarray  # (d_model,) its bias
+    eps: float
+    out: np.ndarray  # (d_model,) normalised * gamma + beta: the step's `result` (post-LN) or `read` (pre-LN)
+
+
+@dataclass(frozen=True)
 class AttentionStep:
     """One attention sublayer at the followed token (query row `token_index`); shapes name d_model, h, d_k."""
     kind: str  # self, masked_self or cross
@@ -166,6 +188,7 @@ class AttentionStep:
     residual: np.ndarray  # (d_model,) x + out
     result: np.ndarray  # (d_model,) post-LN: LN(x + out); pre-LN: x + out
     qk_norm: bool
+    ln: LayerNormStep | None = None  # the sublayer's LayerNorm: of x (pre-LN, giving read) or x + out (post-LN)
 
 
 @dataclass(frozen=True)
@@ -178,6 +201,7 @@ class FFNStep:
     residual: np.ndarray  # (d_model,) x + out
     result: np.ndarray  # (d_model,) post-LN: LN(x + out); pre-LN: x + out
     activation: str
+    ln: LayerNormStep | None = None  # as AttentionStep.ln
 
 
 @dataclass(frozen=True)
@@ -201,6 +225,14 @@ class InsideResult:
     next_inputs: np.ndarray  # (T, d_model) the same for every token
     final: np.ndarray | None  # (d_model,) after the stack's final LayerNorm (pre-LN models, last layer only)
     notices: list[str]
+    final_ln: LayerNormStep | None = None  # that final LayerNorm, step by step
+
+    @property
+    def layer_norms(self) -> list[tuple[int | None, LayerNormStep]]:
+        """Every LayerNorm the token goes through, in compute order: (its step's index, or None for the stack's
+        final one, the LayerNorm)."""
+        out = [(i, s.ln) for i, s in enumerate(self.steps) if s.ln is not None]
+        return out + ([(None, self.final_ln)] if self.final_ln is not None else [])
 
     @property
     def norms(self) -> dict[str, float]:
@@ -221,16 +253,22 @@ class InsideResult:
             obj = a.round(6).astype(object)
             obj[~np.isfinite(a)] = None
             return obj.tolist()
+        def obj(o):
+            if o is None:
+                return None
+            return {k: (arr(v) if isinstance(v, np.ndarray) else obj(v) if isinstance(v, LayerNormStep) else v)
+                    for k, v in o.__dict__.items()}
         steps = []
         for s in self.steps:
-            d = {k: (arr(v) if isinstance(v, np.ndarray) else v) for k, v in s.__dict__.items()}
+            d = obj(s)
             d["type"] = "attention" if isinstance(s, AttentionStep) else "ffn"
             steps.append(d)
         return {"model": self.model, "arch": self.arch, "stack": self.stack, "layer": self.layer,
                 "n_layers": self.n_layers, "token_index": self.token_index, "tokens": self.tokens,
                 "source_tokens": self.source_tokens, "d_model": self.d_model, "n_heads": self.n_heads,
                 "d_k": self.d_k, "d_ff": self.d_ff, "pre_ln": self.pre_ln, "x": arr(self.x), "steps": steps,
-                "next_input": arr(self.next_input), "final": arr(self.final), "norms": self.norms,
+                "next_input": arr(self.next_input), "final": arr(self.final), "final_ln": obj(self.final_ln),
+                "norms": self.norms,
                 "notices": self.notices}
 
 
@@ -276,7 +314,8 @@ def _attention(a: AttentionWeights, x: torch.Tensor, memory: torch.Tensor | None
     residual = x + out
     result = residual if pre_ln else a.norm(residual)
     return result, dict(read=read, q_raw=q_raw, q=q, k_raw=k_raw, k=k, v=v, scores=scores, probs=probs,
-                        head_out=head_out, concat=concat, out=out, contrib=contrib, residual=residual, result=result)
+                        head_out=head_out, concat=concat, out=out, contrib=contrib, residual=residual, result=result,
+                        ln_in=x if pre_ln else residual, ln_out=read if pre_ln else result)
 
 
 def _ffn(f: FFNWeights, x: torch.Tensor, pre_ln: bool):
@@ -286,11 +325,20 @@ def _ffn(f: FFNWeights, x: torch.Tensor, pre_ln: bool):
     out = hidden @ f.w2.T + f.b2  # (T, d)
     residual = x + out
     result = residual if pre_ln else f.norm(residual)
-    return result, dict(read=read, hidden_pre=hidden_pre, hidden=hidden, out=out, residual=residual, result=result)
+    return result, dict(read=read, hidden_pre=hidden_pre, hidden=hidden, out=out, residual=residual, result=result,
+                        ln_in=x if pre_ln else residual, ln_out=read if pre_ln else result)
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
     return t.detach().cpu().numpy().astype(np.float64)
+
+
+def _ln_step(norm: NormWeights, u: torch.Tensor, out: torch.Tensor) -> LayerNormStep:
+    """The LayerNorm `norm` of one vector u (d,), whose output `out` the walk has already computed (the same
+    operations, so `normalised * gamma + beta` is `out` to the last bit)."""
+    mu, sigma, hat = norm.parts(u)
+    return LayerNormStep(_np(u), float(mu), float(sigma), _np(hat), _np(norm.weight), _np(norm.bias), norm.eps,
+                         _np(out))
 
 
 def inside_block(block: BlockWeights, x, token: int, key_tokens: list[str], memory=None,
@@ -313,11 +361,13 @@ def inside_block(block: BlockWeights, x, token: int, key_tokens: list[str], memo
                 sub.kind, keys, _np(x_in[i]), _np(p["read"][i]), _np(p["q_raw"][:, i]), _np(p["q"][:, i]),
                 _np(p["k_raw"]), _np(p["k"]), _np(p["v"]), _np(p["scores"][:, i]), _np(p["probs"][:, i]),
                 _np(p["head_out"][:, i]), _np(p["concat"][i]), _np(p["out"][i]), _np(contrib),
-                _np(contrib.norm(dim=-1)), _np(p["residual"][i]), _np(p["result"][i]), sub.q_norm is not None))
+                _np(contrib.norm(dim=-1)), _np(p["residual"][i]), _np(p["result"][i]), sub.q_norm is not None,
+                _ln_step(sub.norm, p["ln_in"][i], p["ln_out"][i])))
         else:
             x, p = _ffn(sub, x, block.pre_ln)
             steps.append(FFNStep(_np(x_in[i]), _np(p["read"][i]), _np(p["hidden_pre"][i]), _np(p["hidden"][i]),
-                                 _np(p["out"][i]), _np(p["residual"][i]), _np(p["result"][i]), sub.activation))
+                                 _np(p["out"][i]), _np(p["residual"][i]), _np(p["result"][i]), sub.activation,
+                                 _ln_step(sub.norm, p["ln_in"][i], p["ln_out"][i])))
     return _np(x[i]), steps, _np(x)
 
 
@@ -382,6 +432,14 @@ def _final(norm, x: np.ndarray) -> np.ndarray | None:
     if norm is None or not isinstance(norm, torch.nn.LayerNorm):
         return None
     return _np(norm_weights(norm)(torch.as_tensor(x, dtype=torch.float64)))
+
+
+def _final_ln(norm, x: np.ndarray) -> LayerNormStep | None:
+    """That final LayerNorm, step by step (None where `_final` is None)."""
+    if norm is None or not isinstance(norm, torch.nn.LayerNorm):
+        return None
+    w, u = norm_weights(norm), torch.as_tensor(x, dtype=torch.float64)
+    return _ln_step(w, u, w(u))
 
 
 def inside_layer(name: str, text: str, layer: int = 0, token: int = 0, stack: str = "encoder",
@@ -453,4 +511,5 @@ def inside_layer(name: str, text: str, layer: int = 0, token: int = 0, stack: st
     d_ff = next(s for s in steps if isinstance(s, FFNStep)).hidden.shape[0]
     return InsideResult(name, c.arch, stack, layer, n_layers, token, tokens, src_tokens if stack == "decoder" else [],
                         x.shape[-1], h, d_k, d_ff, block.pre_ln, _np(x[token]), steps, out, outs,
-                        _final(final_norm, out) if last else None, notices)
+                        _final(final_norm, out) if last else None, notices,
+                        _final_ln(final_norm, out) if last else None)

@@ -14,6 +14,9 @@ from explorer import inside
 from explorer.views import Downloads, md, notices_md, to_download
 
 STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
+# The LayerNorm table's columns (English; i18n.localized gives their "col.*" names): u is the vector normalised.
+LN_COLUMNS = ["LayerNorm", "mean μ", "std σ", "mean of (u − μ)/σ", "std of (u − μ)/σ", "mean after γ, β",
+              "std after γ, β"]
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,7 @@ class InsideView:
     stream: go.Figure  # the residual stream, vector by vector, in compute order
     attention: list[AttentionFigures]  # one per attention sublayer (a decoder layer: masked self, then cross)
     ffn: go.Figure  # the feed-forward's hidden layer
+    layer_norms: pd.DataFrame  # every LayerNorm on the way: mean and std before and after normalising (LN_COLUMNS)
     files: Downloads
     record: inside.InsideResult
 
@@ -32,6 +36,7 @@ class AttentionFigures:
     scores: go.Figure  # every head's scores beside its softmax
     qkv: go.Figure  # q and weights x V per head
     heads: go.Figure  # each head's contribution |head_j W^O_j|
+    keys_values: go.Figure  # per head: the token's q over every key's k (K) and every token's v (V)
 
 
 def _kind(kind: str, lang: str) -> str:
@@ -55,6 +60,25 @@ def stream_rows(r: inside.InsideResult, lang: str = "en") -> tuple[list[np.ndarr
     if r.final is not None:
         vecs.append(r.final), names.append(t("il.row_final"))
     return vecs, names
+
+
+def layer_norm_rows(r: inside.InsideResult, lang: str = "en") -> pd.DataFrame:
+    """Every LayerNorm the token goes through (inside.InsideResult.layer_norms), one row each, named as the residual
+    stream's rows: the vector's mean and std (sqrt(var + eps), what LayerNorm divides by), the normalised vector's
+    (0 and ~1) and the output's, after the gain γ and bias β. Rounded to 6 decimals (-0 shown as 0)."""
+    t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
+    rows, names = [], []
+    for i, ln in r.layer_norms:
+        if i is None:
+            names.append(t("il.ln_final"))
+        else:
+            s = r.steps[i]
+            what = t(f"il.short_{s.kind}") if isinstance(s, inside.AttentionStep) else "FFN"
+            names.append(f"{what}: {t('il.row_ln' if r.pre_ln else 'il.row_add_norm')}")
+        rows.append([ln.mean, ln.std, ln.normalised.mean(), ln.normalised.std(), ln.out.mean(), ln.out.std()])
+    table = pd.DataFrame(np.round(np.array(rows, dtype=np.float64).reshape(-1, 6), 6) + 0.0, columns=LN_COLUMNS[1:])
+    table.insert(0, LN_COLUMNS[0], names)
+    return table
 
 
 def token_choices(r: inside.InsideResult) -> list[tuple[str, int]]:
@@ -92,9 +116,15 @@ def inside_redraw(r: inside.InsideResult, lang: str = "en") -> InsideView:
                            + [t("il.row_head_out", h=h + 1) for h in range(r.n_heads)],
                            t("il.fig_qkv", kind=kind, token=token, h=r.n_heads, d_k=r.d_k), t("il.dimension"),
                            t("il.norm")),
-            fi.bars(a.head_norm, heads, t("il.fig_heads", kind=kind), t("il.norm"), digits=2))
+            fi.bars(a.head_norm, heads, t("il.fig_heads", kind=kind), t("il.norm"), digits=2),
+            fi.qkv_heads(a.q, a.k, a.v, token, a.key_tokens, heads,
+                         t("il.fig_kv", kind=kind, token=token, h=r.n_heads, d_k=r.d_k),
+                         (t("il.band_q", token=token), t("il.band_k"), t("il.band_v")), t("il.dimension"),
+                         masked=np.isneginf(a.scores).all(0),
+                         highlight=None if a.kind == "cross" else r.token_index))
         parts.append(part)
-        figs.update({f"{a.kind}-scores": part.scores, f"{a.kind}-qkv": part.qkv, f"{a.kind}-heads": part.heads})
+        figs.update({f"{a.kind}-kv": part.keys_values, f"{a.kind}-scores": part.scores, f"{a.kind}-qkv": part.qkv,
+                     f"{a.kind}-heads": part.heads})
         tables[f"{a.kind}-scores"] = pd.DataFrame(a.scores, index=pd.Index(heads, name="head"), columns=a.key_tokens)
         tables[f"{a.kind}-softmax"] = pd.DataFrame(a.probs, index=pd.Index(heads, name="head"), columns=a.key_tokens)
     act = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)"}.get(ffn.activation, ffn.activation)
@@ -111,6 +141,9 @@ def inside_redraw(r: inside.InsideResult, lang: str = "en") -> InsideView:
     if any(a.qk_norm for a in atts):
         summary += t("il.qk_norm")
     tables["stream"] = pd.DataFrame(np.stack(vecs), index=pd.Index(names, name="vector"))
+    lns = layer_norm_rows(r, lang)
+    tables["layernorm"] = lns
     figs.update({"stream": stream, "ffn": ffn_fig})
     files = to_download(f"{r.model}-L{r.layer + 1}-{r.stack}-inside", r, tables, figs, lang)
-    return InsideView(notices_md(r.notices, [summary], lang), stream, parts, ffn_fig, files, r)
+    return InsideView(notices_md(r.notices, [summary], lang), stream, parts, ffn_fig, i18n.localized(lns, lang),
+                      files, r)

@@ -54,3 +54,27 @@ def test_luong_steps_elmo_and_side_by_side_take_their_numbers():
     fig = fi.stacked_matrices([np.ones((2, 4)), np.zeros((2, 4))], ["a", "b"], ["t1", "t2"], "t")
     assert len(fig.data) == 2 and fig.layout.yaxis2.domain[1] < fig.layout.yaxis.domain[0]
     assert isinstance(fi.bars([1, 2], ["a", "b"], "t", highlight=0), go.Figure)
+
+
+def test_qkv_heads_draw_q_k_and_v_per_head_with_the_mask_and_the_token():
+    q = np.arange(6.0).reshape(2, 3)  # (heads, d_k)
+    k = np.arange(18.0).reshape(2, 3, 3) - 9  # (heads, keys, d_k)
+    v = -k
+    fig = fi.qkv_heads(q, k, v, "<b>", ["a", "<b>", "c"], ["h1", "h2"], "t", masked=[False, False, True],
+                       highlight=1)
+    heat = [tr for tr in fig.data if tr.hoverinfo != "skip"]
+    gray = [tr for tr in fig.data if tr.hoverinfo == "skip"]
+    assert [(tr.xaxis, tr.yaxis) for tr in heat] == [("x", "y"), ("x2", "y"), ("x", "y2"), ("x2", "y2"),
+                                                      ("x", "y3"), ("x2", "y3")]  # bands top-down, heads across
+    assert np.array_equal(np.array(heat[1].z), q[1:2]) and np.array_equal(np.array(heat[3].z), k[1])
+    assert np.array_equal(np.array(heat[4].z), v[0])
+    assert list(heat[2].y) == ["0: a", "1: &lt;b&gt;", "2: c"] and list(heat[0].y) == ["&lt;b&gt;"]
+    assert heat[2].zmax == heat[3].zmax == 9 and heat[0].zmax == 5  # one scale per band, shared by the heads
+    assert len(gray) == 4 and np.isnan(np.array(gray[0].z, dtype=float)[:2]).all() and gray[0].z[2][0] == 1
+    assert len(fig.layout.shapes) == 4 and {s.y0 for s in fig.layout.shapes} == {0.5}  # key 1 outlined, K and V
+    assert fig.layout.yaxis.domain[0] > fig.layout.yaxis2.domain[1] > fig.layout.yaxis3.domain[1]
+    assert not [tr for tr in fi.qkv_heads(q, k, v, "b", "abc", ["h1", "h2"], "t").data if tr.hoverinfo == "skip"]
+    with pytest.raises(ValueError):
+        fi.qkv_heads(q, k[:, :2], v, "b", "abc", ["h1", "h2"], "t")
+    with pytest.raises(ValueError):
+        fi.qkv_heads(q, k, v, "b", "abc", ["h1", "h2"], "t", masked=[True])

@@ -1,6 +1,7 @@
 """explorer/inside.py: every number of "inside one layer", recomputed from the weights in float64, against the
 model's own forward (its modules, its Trace) at 1e-5, for the Transformer's encoder and decoder (masked self and
 Encoder-Decoder Attention) and BERT (pre-LN, QK-LayerNorm); and a post-LN/pre-LN block on random weights."""
+import html
 import math
 
 import numpy as np
@@ -265,3 +266,111 @@ def test_the_shipped_gpt_layer_equals_its_forward(reg):
         assert (r.steps[0].probs[:, 4:] == 0).all()
     with torch.inference_mode():
         close(r.final, model.ln_f(xs[-1])[0, 3])  # the last layer: after ln_f, what the LM head reads
+
+
+def check_layer_norm(ln, module, u, out):
+    """A LayerNormStep: its mean and std are numpy's of the vector it normalises (std = sqrt(var + eps), var
+    biased), the normalised vector has mean 0 and std ~ 1, (u - mean) / std * gamma + beta is the step's output,
+    and gamma, beta, eps are the model's LayerNorm's."""
+    close(ln.u, u, 1e-12)
+    assert np.isclose(ln.mean, np.mean(u), rtol=0, atol=1e-12)
+    assert np.isclose(ln.std, np.sqrt(np.var(u) + ln.eps), rtol=1e-12, atol=0)
+    assert abs(ln.std - np.std(u)) <= ln.eps / np.std(u)  # sqrt(var + eps) - sqrt(var) < eps / (2 sqrt(var))
+    close(ln.normalised, (u - np.mean(u)) / ln.std, 1e-12)
+    assert abs(np.mean(ln.normalised)) < 1e-12 and abs(np.std(ln.normalised) - 1) < 1e-4
+    close((u - ln.mean) / ln.std * ln.gamma + ln.beta, out, 1e-12)
+    close(ln.out, out, 0)
+    close(ln.gamma, module.weight.detach().double().numpy(), 0)
+    close(ln.beta, module.bias.detach().double().numpy(), 0)
+    assert ln.eps == module.eps
+    with torch.inference_mode():  # and the model's own LayerNorm gives that output
+        close(out, module(torch.tensor(u, dtype=torch.float32)))
+
+
+@have_assets
+def test_every_layer_norm_keeps_its_mean_and_std_post_ln(reg):
+    """The Transformer (post-LN): each Add & Norm normalises x + sublayer(x) into the step's result."""
+    model = reg.get("transformer-en-fr").model
+    r = inside.inside_layer("transformer-en-fr", TEXT, layer=1, token=2, stack="decoder", reg=reg)
+    layer = model.decoder[1]
+    assert [i for i, _ in r.layer_norms] == [0, 1, 2] and r.final_ln is None
+    for s, norm in zip(r.steps, (layer.sub1.norm, layer.sub2.norm, layer.sub3.norm)):
+        check_layer_norm(s.ln, norm, s.residual, s.result)
+    js = r.to_json()
+    assert js["steps"][0]["ln"]["mean"] == r.steps[0].ln.mean and js["final_ln"] is None
+    from explorer.views import inside as vi  # the view's table: numpy's numbers of the record's vectors
+    table = vi.layer_norm_rows(r)
+    want = [[np.mean(s.residual), np.sqrt(np.var(s.residual) + s.ln.eps), 0.0, np.std(s.ln.normalised),
+             np.mean(s.result), np.std(s.result)] for s in r.steps]
+    assert np.allclose(table[vi.LN_COLUMNS[1:]].to_numpy(), want, rtol=0, atol=1e-6)
+    assert list(table["LayerNorm"]) == ["masked self-attention: Add & Norm", "Encoder-Decoder Attention: Add & Norm",
+                                        "FFN: Add & Norm"]
+
+
+@have_assets
+def test_every_layer_norm_keeps_its_mean_and_std_pre_ln_and_final(reg):
+    """BERT (pre-LN): each LayerNorm normalises x into what the sublayer reads; the last layer adds the final one."""
+    ckpt = reg.get("bert")
+    model = ckpt.model
+    last = ckpt.config.n_layers - 1
+    r = inside.inside_layer("bert", TEXT, layer=last, token=3, reg=reg)
+    blk = model.layers[last]
+    att, ffn = r.steps
+    check_layer_norm(att.ln, blk.attn_norm, att.x, att.read)
+    check_layer_norm(ffn.ln, blk.ff_norm, ffn.x, ffn.read)
+    assert [i for i, _ in r.layer_norms] == [0, 1, None]
+    check_layer_norm(r.final_ln, model.final_norm, r.next_input, r.final)
+    assert len(r.to_json()["final_ln"]["gamma"]) == r.d_model
+
+
+def test_the_layer_norm_parts_are_the_layer_norm():
+    """NormWeights.parts and __call__ agree with nn.LayerNorm (a gain and bias away from 1 and 0)."""
+    torch.manual_seed(4)
+    ln = torch.nn.LayerNorm(7)
+    with torch.no_grad():
+        ln.weight.add_(torch.randn(7)), ln.bias.add_(torch.randn(7))
+    w, x = inside.norm_weights(ln), torch.randn(3, 7, dtype=torch.float64)
+    mu, sigma, hat = w.parts(x)
+    close(mu[:, 0], x.mean(-1), 1e-12)
+    close(sigma[:, 0], torch.sqrt(x.var(-1, unbiased=False) + ln.eps), 1e-12)
+    close(hat * w.weight + w.bias, w(x), 0)
+    with torch.inference_mode():
+        close(w(x), ln(x.float()))
+
+
+@have_assets
+def test_the_drawn_k_and_v_are_the_records_and_the_models_projections(reg):
+    """The view's Q, K, V figure draws, per head, the record's q, K and V, which are the model's own projections
+    (check_attention_step compares them with MultiHeadAttention.heads), key rows in token order."""
+    from explorer.views import inside as vi
+    ckpt = reg.get("transformer-en-fr")
+    model, tok = ckpt.model, ckpt.tokenizer
+    v = vi.inside_view(TEXT, "transformer-en-fr", 2, 3, "decoder", "", "en")
+    r = v.record
+    ids = [torch.tensor([[tok.token_to_id(t) for t in toks]]) for toks in (r.source_tokens, r.tokens)]
+    _, memory, dec = inside.transformer_states(model, *ids)
+    h = r.n_heads
+    for a, part in zip([s for s in r.steps if isinstance(s, inside.AttentionStep)], v.attention):
+        mha = model.decoder[1].self_attn if a.kind == "masked_self" else model.decoder[1].cross_attn
+        kv = dec[1][0] if a.kind == "masked_self" else memory[0]
+        with torch.inference_mode():
+            _, k, vv = mha.heads(kv[None], kv[None])  # (1, h, Tk, d_k)
+        close(a.k, k[0])
+        close(a.v, vv[0])
+        fig = part.keys_values
+        heat = [tr for tr in fig.data if tr.hoverinfo != "skip"]
+        gray = [tr for tr in fig.data if tr.hoverinfo == "skip"]
+        assert len(heat) == 3 * h
+        for j in range(h):  # bands q, K, V; heads left to right in the scores figure's order
+            assert np.array_equal(np.array(heat[j].z), a.q[j][None])
+            assert np.array_equal(np.array(heat[h + j].z), a.k[j])
+            assert np.array_equal(np.array(heat[2 * h + j].z), a.v[j])
+            assert f"head {j + 1}" in heat[h + j].hovertemplate
+        T = len(a.key_tokens)
+        assert list(heat[h].y) == [f"{i}: {html.escape(t, quote=False)}" for i, t in enumerate(a.key_tokens)]
+        if a.kind == "masked_self":  # the keys after the token are grayed over, in K and V of every head
+            assert len(gray) == 2 * h
+            shown = ~np.isnan(np.array(gray[0].z, dtype=float))
+            assert shown.all(1).tolist() == [i > r.token_index for i in range(T)]
+        else:
+            assert not gray

@@ -32,14 +32,20 @@ def test_inside_tab_draws_the_layer_and_both_attention_sublayers_of_a_decoder(ta
     v = vi.inside_view("I am a student.", "transformer-en-fr", 2, 1, "decoder", "", "en")
     assert out[tab.summary] == v.summary
     assert out[tab.stream].to_dict() == v.stream.to_dict()
-    for (col, scores, qkv, heads), a in zip(tab.parts, v.attention):
+    for (col, scores, qkv, heads, kv), a in zip(tab.parts, v.attention):
         assert out[col].visible and np.array_equal(np.array(out[scores].data[2].z), a.scores.data[2].z)
+        assert out[kv].to_json() == a.keys_values.to_json() and out[qkv].to_json() == a.qkv.to_json()  # NaN: json
+    ln = out[tab.layer_norms]  # masked self, Encoder-Decoder and FFN: three Add & Norm
+    assert ln.equals(v.layer_norms) and len(ln) == 3 and np.allclose(ln["std of (u − μ)/σ"], 1, atol=1e-4)
+    assert np.allclose(ln["mean μ"], [s.ln.mean for s in v.record.steps], atol=1e-6)
     assert out[tab.token].value == 1 and out[tab.token].choices[0][0] == "0: <s>"
     bert = tab.show("I am a student.", "bert", 3, 2, "encoder", "", "en")[tab.record]  # a key (explorer.cache)
     ko = tab.relabel(bert, "ko")  # from the record: no model call
     assert "인코더" in ko[tab.summary] and "멀티 헤드" in ko[tab.summary]
     assert not ko[tab.parts[1][0]].visible  # BERT's layer has one attention sublayer
     assert ko[tab.stack].choices[0][0] == "인코더"
+    assert list(ko[tab.layer_norms].columns)[1] == "평균 μ" and len(ko[tab.layer_norms]) == 2  # pre-LN, not last
+    assert "쿼리 q" in ko[tab.parts[0][4]].layout.title.text
     with pytest.raises(gr.Error):
         tab.show("I am a student.", "bert", 99, 0, "encoder", "", "English")
 

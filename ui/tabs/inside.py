@@ -7,7 +7,7 @@ import gradio as gr
 from explorer import i18n
 from explorer import inference as inf
 from explorer.views import inside as views
-from ui.components import DROPDOWN_MIN_PX, Slider, downloads, first_is_a_sentence, friendly
+from ui.components import DROPDOWN_MIN_PX, Slider, Table, downloads, first_is_a_sentence, friendly, no_rows
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.layer"
@@ -35,16 +35,19 @@ class Tab(TabBase):
         self.run_btn = L(gr.Button, "il.run", variant="primary")
         self.summary = gr.Markdown()
         self.stream = L(gr.Plot, "il.plot_stream")
+        # its headers before the first run, in English: the first screen fills it in the page's language
+        self.layer_norms = L(Table, "il.plot_ln", value=no_rows(views.LN_COLUMNS), interactive=False)
         self.parts = []
         for i in range(PARTS):
             with gr.Column(visible=i == 0) as col:
+                kv = L(gr.Plot, "il.plot_kv")  # Q, K and V first, as the deck: then the scores they give
                 self.parts.append((col, L(gr.Plot, "il.plot_scores"), L(gr.Plot, "il.plot_qkv"),
-                                   L(gr.Plot, "il.plot_heads")))
+                                   L(gr.Plot, "il.plot_heads"), kv))
         self.ffn = L(gr.Plot, "il.plot_ffn")
         self.files = downloads(L)
         self.record = self.record_state()  # the last run's key (explorer.cache)
         inputs = [self.text, self.model, self.layer, self.token, self.stack, self.target, page.lang]
-        self.outputs = ([self.summary, self.stream, self.ffn, self.files, self.token]
+        self.outputs = ([self.summary, self.stream, self.layer_norms, self.ffn, self.files, self.token]
                         + [c for part in self.parts for c in part])
         gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs,
               self.outputs + [self.record], concurrency_id="models", api_visibility="private",
@@ -66,14 +69,15 @@ class Tab(TabBase):
         return {**self._drawn(v), self.record: self.keep(v.record)}
 
     def _drawn(self, v: views.InsideView) -> dict:
-        out = {self.summary: v.summary, self.stream: v.stream, self.ffn: v.ffn, self.files: v.files,
+        out = {self.summary: v.summary, self.stream: v.stream, self.layer_norms: v.layer_norms, self.ffn: v.ffn,
+               self.files: v.files,
                self.token: gr.Dropdown(choices=views.token_choices(v.record), value=v.record.token_index)}
-        for i, (col, scores, qkv, heads) in enumerate(self.parts):
+        for i, (col, scores, qkv, heads, kv) in enumerate(self.parts):
             shown = i < len(v.attention)
             out[col] = gr.Column(visible=shown)
             if shown:
                 a = v.attention[i]
-                out.update({scores: a.scores, qkv: a.qkv, heads: a.heads})
+                out.update({scores: a.scores, qkv: a.qkv, heads: a.heads, kv: a.keys_values})
         return out
 
     @friendly
