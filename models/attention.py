@@ -11,7 +11,9 @@
   Bahdanau et al. 2015 (additive, a.k.a. concat), plus the scaled dot of Vaswani et al.
 
 Masks are boolean and broadcastable to the scores: True = this key may be attended to
-(the convention of `F.scaled_dot_product_attention`).
+(the convention of `F.scaled_dot_product_attention`). A head mask is another thing: a 0/1
+weight per head on its output before W^O (Michel et al. 2019, "Are Sixteen Heads Really
+Better than One?", eq. 3), so a head switched off still attends but adds nothing.
 """
 from __future__ import annotations
 
@@ -103,12 +105,15 @@ class MultiHeadAttention(nn.Module):
         return q, k, v
 
     def forward(self, x_q: torch.Tensor, x_kv: torch.Tensor, mask: torch.Tensor | None = None,
-                need_weights: bool = False) -> Attended:
+                need_weights: bool = False, head_mask: torch.Tensor | None = None) -> Attended:
         """x_q: (B, Tq, d_model), x_kv: (B, Tk, d_model), mask broadcastable to (B, nh, Tq, Tk).
 
         Returns Attended(out (B, Tq, d_model), probs, scores); probs and scores are
         (B, nh, Tq, Tk) when need_weights, else None (the fused SDPA kernel never
         materialises them, which is why training uses it).
+        head_mask: (nh,) or (B, nh), 1 = keep, 0 = off: multiplies each head's output, its slice of
+        the concatenation, before out_proj (Michel et al. 2019, eq. 3), so out_proj's bias stays. The
+        probabilities returned are the head's own, unmasked. None computes exactly what it did before.
         """
         B, Tq, _ = x_q.shape
         q, k, v = self.heads(x_q, x_kv)
@@ -118,6 +123,8 @@ class MultiHeadAttention(nn.Module):
             out = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=mask, dropout_p=self.dropout.p if self.training else 0.0)
             probs = scores = None
+        if head_mask is not None:
+            out = out * head_mask.to(out.dtype)[..., None, None]  # (B, nh, Tq, hs) * (nh | B nh, 1, 1)
         out = out.transpose(1, 2).reshape(B, Tq, self.n_heads * self.d_head)  # (B, Tq, d_model)
         return Attended(self.out_proj(out), probs, scores)
 

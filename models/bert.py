@@ -84,14 +84,16 @@ class EncoderLayer(nn.Module):
     def ff(self, x: torch.Tensor) -> torch.Tensor:
         return self.ff_out(F.gelu(self.ff_in(x)))  # exact erf GELU, HF's "gelu"
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, need_weights: bool):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, need_weights: bool,
+                head_mask: torch.Tensor | None = None):
+        """head_mask: (n_heads,) or (B, n_heads), 1 = keep (see MultiHeadAttention.forward)."""
         if self.pre_ln:  # x + f(LN(x)), Xiong et al. 2020
             h = self.attn_norm(x)
-            a = self.attn(h, h, mask, need_weights)
+            a = self.attn(h, h, mask, need_weights, head_mask)
             x = x + self.drop(a.out)
             x = x + self.drop(self.ff(self.ff_norm(x)))
         else:  # LN(x + f(x)), Vaswani et al. 2017 / Devlin et al. 2018
-            a = self.attn(x, x, mask, need_weights)
+            a = self.attn(x, x, mask, need_weights, head_mask)
             x = self.attn_norm(x + self.drop(a.out))
             x = self.ff_norm(x + self.drop(self.ff(x)))
         return x, a.probs
@@ -138,7 +140,8 @@ class Bert(nn.Module):
     def forward(self, input_ids: torch.Tensor, segment_ids: torch.Tensor | None = None,
                 attention_mask: torch.Tensor | None = None, mlm_labels: torch.Tensor | None = None,
                 nsp_labels: torch.Tensor | None = None, need_weights: bool = False,
-                mlm_labelled_only: bool = False, mlm_positions: torch.Tensor | None = None) -> BertOutput:
+                mlm_labelled_only: bool = False, mlm_positions: torch.Tensor | None = None,
+                head_mask: torch.Tensor | None = None) -> BertOutput:
         """input_ids, segment_ids, attention_mask, mlm_labels: (B, T); nsp_labels: (B,).
 
         attention_mask: 1/True = real token (default: input_ids != pad_id).
@@ -148,6 +151,8 @@ class Bert(nn.Module):
         every position is a third of the model's compute at 16k vocabulary.
         mlm_positions (inference): (B, P) positions, e.g. the [MASK]s, that get MLM scores;
         mlm_logits is then (B, P, V), and P = 0 (next-sentence prediction) skips the head.
+        head_mask (ablation): (n_layers, n_heads) or (B, n_layers, n_heads), 1 = keep, 0 = the head's
+        output is zeroed before W^O (Michel et al. 2019); None = every head, exactly as without it.
         """
         if segment_ids is None:
             segment_ids = torch.zeros_like(input_ids)
@@ -156,8 +161,8 @@ class Bert(nn.Module):
         key_mask = attention_mask.bool()[:, None, None, :]  # (B, 1, 1, T): every query, every head
         x, static = self.embeddings(input_ids, segment_ids)
         probs = []
-        for layer in self.layers:
-            x, p = layer(x, key_mask, need_weights)
+        for i, layer in enumerate(self.layers):
+            x, p = layer(x, key_mask, need_weights, None if head_mask is None else head_mask[..., i, :])
             probs.append(p)
         if self.final_norm is not None:
             x = self.final_norm(x)

@@ -37,6 +37,25 @@ class TransformerConfig:
     pad_id: int = 0  # padding token id (both sides)
 
 
+@dataclass(frozen=True)
+class HeadMask:
+    """Which heads are on, per attention kind (Michel et al. 2019's head ablation): each field is
+    (layers, n_heads) or (B, layers, n_heads), 1 = keep, 0 = the head's output is zeroed before
+    W^O; None = every head of that kind. Field names are the Trace's."""
+    enc_self: torch.Tensor | None = None  # encoder self-attention
+    dec_self: torch.Tensor | None = None  # masked decoder self-attention
+    cross: torch.Tensor | None = None  # encoder-decoder attention
+
+    def layer(self, field: str, i: int) -> torch.Tensor | None:
+        """Layer i's (n_heads,) or (B, n_heads) mask of one kind, or None."""
+        m = getattr(self, field)
+        return None if m is None else m[..., i, :]
+
+
+def _layer_mask(head_mask: HeadMask | None, field: str, i: int) -> torch.Tensor | None:
+    return None if head_mask is None else head_mask.layer(field, i)
+
+
 def sinusoidal_positions(max_len: int, d_model: int) -> torch.Tensor:
     """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(...) (sec. 3.5). (max_len, d_model)"""
     pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
@@ -90,9 +109,9 @@ class EncoderLayer(nn.Module):
         self.ffn = FeedForward(c.d_model, c.d_ff, c.dropout)
         self.sub1, self.sub2 = (Sublayer(c.d_model, c.dropout, c.pre_ln) for _ in range(2))
 
-    def forward(self, x, src_mask, need_weights):
+    def forward(self, x, src_mask, need_weights, head_mask=None):
         h = self.sub1.inp(x)
-        attn = self.self_attn(h, h, src_mask, need_weights)
+        attn = self.self_attn(h, h, src_mask, need_weights, head_mask)
         x = self.sub1.add(x, attn.out)
         x = self.sub2.add(x, self.ffn(self.sub2.inp(x)))
         return x, attn
@@ -108,16 +127,17 @@ class DecoderLayer(nn.Module):
         self.ffn = FeedForward(c.d_model, c.d_ff, c.dropout)
         self.sub1, self.sub2, self.sub3 = (Sublayer(c.d_model, c.dropout, c.pre_ln) for _ in range(3))
 
-    def forward(self, y, memory, tgt_mask, src_mask, need_weights, past=None):
+    def forward(self, y, memory, tgt_mask, src_mask, need_weights, past=None, self_head_mask=None,
+                cross_head_mask=None):
         """y (B, T, d_model). past (decoding, see Transformer.step): this layer's self-attention
         inputs at the earlier positions, (B, t, d_model); y is then the newest position alone and
         may see all of past and itself, so tgt_mask is None. Also returns the self-attention
-        inputs of past + y: the next step's past."""
+        inputs of past + y: the next step's past. The head masks are (n_heads,) or (B, n_heads)."""
         h = self.sub1.inp(y)
         seen = h if past is None else torch.cat([past, h], dim=1)
-        self_attn = self.self_attn(h, seen, tgt_mask, need_weights)
+        self_attn = self.self_attn(h, seen, tgt_mask, need_weights, self_head_mask)
         y = self.sub1.add(y, self_attn.out)
-        cross = self.cross_attn(self.sub2.inp(y), memory, src_mask, need_weights)
+        cross = self.cross_attn(self.sub2.inp(y), memory, src_mask, need_weights, cross_head_mask)
         y = self.sub2.add(y, cross.out)
         y = self.sub3.add(y, self.ffn(self.sub3.inp(y)))
         return y, self_attn, cross, seen
@@ -174,30 +194,34 @@ class Transformer(nn.Module):
         x = emb(ids) * math.sqrt(self.config.d_model)  # (B, T, d_model)
         return self.dropout(x + self.pe[start:end])
 
-    def encode(self, src: torch.Tensor, need_weights: bool = False):
+    def encode(self, src: torch.Tensor, need_weights: bool = False, head_mask: HeadMask | None = None):
         """src (B, S) -> memory (B, S, d_model), src_mask (B, 1, 1, S), per-layer attention."""
         src_mask = (src != self.config.pad_id)[:, None, None, :]  # (B, 1, 1, S)
         x, attns = self.embed(self.src_emb, src), []
-        for layer in self.encoder:
-            x, a = layer(x, src_mask, need_weights)
+        for i, layer in enumerate(self.encoder):
+            x, a = layer(x, src_mask, need_weights, _layer_mask(head_mask, "enc_self", i))
             attns.append(a)
         return self.enc_norm(x), src_mask, attns
 
-    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False):
+    def decode(self, tgt_in: torch.Tensor, memory, src_mask, need_weights: bool = False,
+               head_mask: HeadMask | None = None):
         """tgt_in (B, T) -> logits (B, T, V), per-layer self and cross attention."""
         T = tgt_in.size(1)
         tgt_mask = causal_mask(T, tgt_in.device)[None, None] & (tgt_in != self.config.pad_id)[:, None, None, :]
         y, self_attns, cross_attns = self.embed(self.tgt_emb, tgt_in), [], []
-        for layer in self.decoder:
-            y, sa, ca, _ = layer(y, memory, tgt_mask, src_mask, need_weights)
+        for i, layer in enumerate(self.decoder):
+            y, sa, ca, _ = layer(y, memory, tgt_mask, src_mask, need_weights, None,
+                                 _layer_mask(head_mask, "dec_self", i), _layer_mask(head_mask, "cross", i))
             self_attns.append(sa)
             cross_attns.append(ca)
         return self.out_proj(self.dec_norm(y)), self_attns, cross_attns
 
-    def forward(self, src, tgt_in, tgt_out=None, need_weights: bool = False, label_smoothing: float = 0.0):
-        """src (B, S), tgt_in (B, T) = <s> y1 .. y_{T-1}, tgt_out (B, T) = y1 .. </s>."""
-        memory, src_mask, enc = self.encode(src, need_weights)
-        logits, dec, cross = self.decode(tgt_in, memory, src_mask, need_weights)
+    def forward(self, src, tgt_in, tgt_out=None, need_weights: bool = False, label_smoothing: float = 0.0,
+                head_mask: HeadMask | None = None):
+        """src (B, S), tgt_in (B, T) = <s> y1 .. y_{T-1}, tgt_out (B, T) = y1 .. </s>.
+        head_mask: heads switched off (HeadMask); None = every head, exactly as without it."""
+        memory, src_mask, enc = self.encode(src, need_weights, head_mask)
+        logits, dec, cross = self.decode(tgt_in, memory, src_mask, need_weights, head_mask)
         loss = None
         if tgt_out is not None:
             loss = F.cross_entropy(logits.flatten(0, 1).float(), tgt_out.flatten(),
@@ -209,11 +233,11 @@ class Transformer(nn.Module):
         return ModelOutput(logits, loss, trace)
 
     # --- the decoding interface of models/decoding.py ----------------------------------
-    def start(self, src):
-        memory, src_mask, _ = self.encode(src)
+    def start(self, src, head_mask: HeadMask | None = None):
+        memory, src_mask, _ = self.encode(src, head_mask=head_mask)
         return memory, src_mask
 
-    def step(self, memory, prefix, state):
+    def step(self, memory, prefix, state, head_mask: HeadMask | None = None):
         """Next-token logits after prefix (B, t), running the decoder on its last token only.
 
         A key-value cache in its plainest form: `state` holds, per decoder layer, the inputs of
@@ -227,7 +251,8 @@ class Transformer(nn.Module):
         t = prefix.size(1)
         y = self.embed(self.tgt_emb, prefix[:, -1:], start=t - 1)  # (B, 1, d_model)
         cache = []
-        for layer, past in zip(self.decoder, state or [None] * len(self.decoder)):
-            y, _, _, seen = layer(y, memory, None, src_mask, False, past)
+        for i, (layer, past) in enumerate(zip(self.decoder, state or [None] * len(self.decoder))):
+            y, _, _, seen = layer(y, memory, None, src_mask, False, past,
+                                  _layer_mask(head_mask, "dec_self", i), _layer_mask(head_mask, "cross", i))
             cache.append(seen)
         return self.out_proj(self.dec_norm(y))[:, -1], tuple(cache), None
