@@ -177,6 +177,14 @@ DECKS = (
            "BERT는 문장 전체를 양방향으로 읽고 [MASK] 자리에 어휘의 모든 단어 점수를 매깁니다. 막대는 상위 "
            "다섯 개입니다.",
            "fill_mask", "tab.bert", text="I am a [MASK].", text_b=""),
+        _s("bert", "heads-off", "Are all the heads needed? Switching three off", "헤드가 모두 필요할까? 세 개 끄기",
+           "Each head's output can be switched off before W^O (Michel et al. 2019). Removed one at a time, most of "
+           "BERT's 72 heads change almost nothing (docs/head-ablation.md); these three cost the most. The bars are "
+           "the [MASK]'s top words with every head on and with layer 3 head 5, layer 5 head 6 and layer 9 head 6 off.",
+           "각 헤드의 출력을 W^O 앞에서 끌 수 있습니다(Michel et al. 2019). 하나씩 끄면 BERT의 헤드 72개 대부분은 "
+           "거의 아무것도 바꾸지 않습니다(docs/head-ablation.md). 가장 영향이 큰 세 헤드가 이것입니다. 막대는 모든 헤드를 "
+           "켰을 때와 레이어 3 헤드 5, 레이어 5 헤드 6, 레이어 9 헤드 6을 껐을 때 [MASK]의 상위 단어입니다.",
+           "heads_off", "tab.bert", text="He went to the [MASK] to buy some bread.", heads_off=((2, 4), (4, 5), (8, 5))),
         _s("bert", 5, "Next Sentence Prediction", "다음 문장 예측 (NSP)",
            "Sentence B follows sentence A half of the time in training (IsNext) and is a random sentence "
            "otherwise (NotNext); [CLS]'s output decides.",

@@ -43,6 +43,16 @@ def pipeline_figure(sentences, lang: str = "en") -> go.Figure:
                                      columns=list(cols)))
 
 
+def heads_off_figure(text: str, heads_off, lang: str = "en") -> go.Figure:
+    """BERT's top words for the [MASK] with every head on and with `heads_off` ((layer, head), 0-based) switched
+    off before W^O (explorer.ablation)."""
+    from explorer import ablation, ablation_figures
+    m = ablation.fill_mask_ablated(text, heads_off).masks[0]
+    words = {"en": {"before": "every head on", "after": "three heads off", "probability": "probability"},
+             "ko": {"before": "모든 헤드 켬", "after": "헤드 세 개 끔", "probability": "확률"}}[lang if lang == "ko" else "en"]
+    return ablation_figures.before_after_bars(m.before, m.after, text, words)
+
+
 def table_figure(table: pd.DataFrame) -> go.Figure:
     """A view's table as a figure, so every step of the path is one figure (a projector shows it large)."""
     fig = go.Figure(go.Table(header={"values": [str(c) for c in table.columns], "align": "left"},
@@ -78,6 +88,7 @@ RENDERERS: dict[str, Callable[[dict, str], go.Figure]] = {
     "nsp": lambda a, lang: (bert.bert_model_view("nsp", "bert", a["text"], a["text_b"], lang=lang).nsp),
     "sentiment": lambda a, lang: (finetune.finetune_view("sentiment", a["text"], lang=lang).prediction),
     "pipeline": lambda a, lang: pipeline_figure(a["sentences"], lang),
+    "heads_off": lambda a, lang: heads_off_figure(a["text"], a["heads_off"], lang),
     "masking_many": lambda a, lang: (pretraining_figures.masking_shares(
         **pretraining.masking_shares(a["draws"], a["seed"]).curves(), words=pretraining_figures.WORDS[lang])),
     "nsp_pairs": lambda a, lang: (pretraining_figures.nsp_pairs(

@@ -65,3 +65,13 @@ def test_the_code_slide_shows_its_code_and_what_it_returns():
     out = pipeline("sentiment-analysis")(list(lessons.PIPELINE_SENTENCES))
     assert list(table[0]) == list(lessons.PIPELINE_SENTENCES)
     assert list(table[1]) == [o["label"] for o in out] and list(table[2]) == [str(round(o["score"], 4)) for o in out]
+
+
+def test_the_heads_off_slide_draws_the_ablation_numbers():
+    from explorer import ablation
+    s = lessons.STEPS["bert-heads-off"]
+    m = ablation.fill_mask_ablated(s.args["text"], s.args["heads_off"]).masks[0]
+    before, after = views.lesson_view(s.id, "en").figure.data
+    assert list(before.y)[: len(m.before)] == [t for t, _ in m.before]
+    assert dict(zip(after.y, after.x)) == {**{t: 0.0 for t in after.y}, **dict(m.after)}
+    assert m.before[0][0] != m.after[0][0]  # the slide's point: three heads off change the top word
