@@ -15,11 +15,12 @@ What the layer (`RequestLimits`) does, before Gradio parses anything:
 * a join (`/gradio_api/queue/join`, `/gradio_api/call/<name>`) that carries NaN or Infinity (Python's JSON
   accepts them; JSON does not), or a slider value that is not a number, is answered 422 with a message that
   names the value;
-* joins are rate limited per session (and per client address behind the Space's proxy), a token bucket;
+* joins are rate limited per session and per client address (the peer's; on a Space the proxy's entry), a token
+  bucket, and an address brings at most `sessions_per_address` new session hashes per `session_window_s`;
 * a "heavy" event (one of `Limits.heavy`, the concurrency groups that run a model) is admitted only while the
   same session has fewer than `per_function` (2) events of that function waiting or running (one running and
   the next: two inputs of one view moved together send two; tests/e2e/test_browser.py's query-key test), at most `per_session` heavy events in all (a
-  language switch redraws every view at once) and, behind the proxy, `per_address` per client address; else 429.
+  language switch redraws every view at once) and `per_address` per client address; else 429.
 
 The layer also drops a page's heavy event once its page has had no /queue/data stream open for
 `Limits.unheard_s` (10 s): a client that joins and never listens (Gradio itself drops the events of a stream that
