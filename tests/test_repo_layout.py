@@ -17,6 +17,7 @@ MAX_APP_LINES, MAX_FUNCTION_LINES = 200, 120
 # Tracked files under assets/ that the app does not load, each with why it stays there.
 ASSET_EXCEPTIONS = {
     "assets/screenshots/*.png": "the README's pictures; the browser test (tests/test_browser.py) redraws them here",
+    "assets/screenshots/strings.json": "the strings each picture showed when it was drawn (scripts/screenshots.py)",
     "assets/*/train_log*.jsonl": "a shipped checkpoint's own training log, kept with the weights it describes "
                                  "(every other run's log is under docs/training-runs/)",
     "assets/syntax/*.json": "the heads-vs-syntax tables, read when the Syntax tab draws (explorer/views/syntax.py), "
