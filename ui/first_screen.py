@@ -59,6 +59,7 @@ class Entry:
     inputs: tuple  # components; the last one is the language switch
     outputs: tuple
     block: object = None  # the gr.Tab it is drawn in: opening it fills it
+    link: str | None = None  # a query parameter that asks for another screen (?lesson=): with it, no first screen
 
     @property
     def states(self) -> list:
@@ -155,8 +156,8 @@ class FirstScreens:
         self.opening = None  # the gr.Tab the page opens on
         self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
 
-    def add(self, tab: str, fn, inputs, outputs, block=None) -> Entry:
-        entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block)
+    def add(self, tab: str, fn, inputs, outputs, block=None, link: str | None = None) -> Entry:
+        entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block, link)
         self.entries.append(entry)
         return entry
 
@@ -275,6 +276,8 @@ class FirstScreens:
     def _on_load(self, entry: Entry):
         @friendly
         def first_screen(lang, request: gr.Request):
+            if entry.link and request is not None and request.query_params.get(entry.link):
+                return gr.skip()  # the link's own screen is drawn by the tab's load event (it would race this one)
             asked = link_language(request)
             if asked is not None and asked != lang:
                 return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)

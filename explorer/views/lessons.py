@@ -114,7 +114,7 @@ def lesson_text(step_id: str, lang: str = "en") -> tuple[str, str]:
     """(title, text) markdown of a step, without drawing it."""
     s, deck = lessons.step(step_id), lessons.deck_of(step_id)
     n = deck.steps.index(s) + 1
-    title = f"### {deck.title[lang]}\n#### {n} / {len(deck.steps)} · {s.title[lang]}"
+    title = f"## {deck.title[lang]}\n### {n} / {len(deck.steps)} · {s.title[lang]}"  # after the page's h1
     text = f"{s.text[lang]}\n\n*{t('lesson.explore', lang, tab=t(s.tab, lang))}*"
     return title, text
 

@@ -49,3 +49,12 @@ def test_the_language_switch_redraws_the_same_step():
     en, ko = TAB.go("bert-4", "en"), TAB.go("bert-4", "한국어")
     assert en[TAB.current] == ko[TAB.current] == "bert-4" and en[TAB.title] != ko[TAB.title]
     assert [label for label, _ in ko[TAB.deck]["choices"]] == [label for label, _ in views.deck_choices("ko")]
+
+
+def test_a_link_to_a_step_is_not_raced_by_the_first_screen():
+    """The page opens on Lessons: its first screen (step 1) is sent on load, and so is the link's step; with
+    ?lesson= the first screen stays away, or whichever lands last would win."""
+    first = app.demo.first_screens
+    entry = next(e for e in first.entries if e.tab == "lessons")
+    assert entry.link == "lesson"
+    assert first._on_load(entry)("en", request(lesson="transformer-4")) == gr.skip()

@@ -49,7 +49,7 @@ class Tab:
         self.next.click(self.go_next, [self.neighbours, page.lang], out, **run)
         self.presenter.change(None, self.presenter, None, js=PRESENTER_JS, api_visibility="private")
         page.on_language(self.go, [self.current, page.lang], out, concurrency_id="models")
-        page.first_screen(self.go, [self.current, page.lang], out)
+        page.first_screen(self.go, [self.current, page.lang], out, link="lesson")  # ?lesson=: from_url draws it
 
     @friendly
     def go(self, step_id, lang="en"):
