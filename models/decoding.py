@@ -43,24 +43,27 @@ def length_penalty(length: int, alpha: float) -> float:
     return ((5 + length) / 6) ** alpha
 
 
-@torch.inference_mode()
-def greedy(model, src: torch.Tensor, bos: int, eos: int, max_len: int) -> list[list[int]]:
-    """Argmax decoding of a batch; each row stops at </s> (which is not returned)."""
+def _decode(model, src: torch.Tensor, bos: int, eos: int, max_len: int, pick) -> list[list[int]]:
+    """One token at a time for a batch, `pick(logits) -> (B,)` choosing each row's next token; each row stops
+    at </s> (which is not returned). greedy and sample differ only in `pick`."""
     B = src.size(0)
     memory, state = model.start(src), None
     prefix = torch.full((B, 1), bos, dtype=torch.long, device=src.device)
     done = torch.zeros(B, dtype=torch.bool, device=src.device)
     for _ in range(max_len):
         logits, state, _ = model.step(memory, prefix, state)
-        nxt = logits.argmax(-1).masked_fill(done, eos)  # (B,)
+        nxt = pick(logits).masked_fill(done, eos)  # (B,)
         prefix = torch.cat([prefix, nxt[:, None]], dim=1)
         done |= nxt == eos
         if done.all():
             break
-    out = []
-    for row in prefix[:, 1:].tolist():
-        out.append(row[: row.index(eos)] if eos in row else row)
-    return out
+    return [row[: row.index(eos)] if eos in row else row for row in prefix[:, 1:].tolist()]
+
+
+@torch.inference_mode()
+def greedy(model, src: torch.Tensor, bos: int, eos: int, max_len: int) -> list[list[int]]:
+    """Argmax decoding of a batch; each row stops at </s> (which is not returned)."""
+    return _decode(model, src, bos, eos, max_len, lambda logits: logits.argmax(-1))
 
 
 @torch.inference_mode()
@@ -135,23 +138,10 @@ def sample(model, src: torch.Tensor, bos: int, eos: int, max_len: int, top_k: in
     """Sampled decoding of a batch, each token drawn from the model's top_k next tokens (top_k = 0:
     the whole distribution). Back-translation reads its synthetic sources this way: sampled and top-k
     sources teach a forward model more than argmax ones (Edunov et al. 2018, sec. 5.1)."""
-    B = src.size(0)
-    memory, state = model.start(src), None
-    prefix = torch.full((B, 1), bos, dtype=torch.long, device=src.device)
-    done = torch.zeros(B, dtype=torch.bool, device=src.device)
-    for _ in range(max_len):
-        logits, state, _ = model.step(memory, prefix, state)
+    def pick(logits):
         logits = logits.float() / temperature  # (B, V)
         if top_k:
             kth = logits.topk(top_k, dim=-1).values[:, -1:]  # (B, 1)
             logits = logits.masked_fill(logits < kth, float("-inf"))
-        nxt = torch.multinomial(F.softmax(logits, dim=-1), 1, generator=generator)[:, 0]
-        nxt = nxt.masked_fill(done, eos)  # (B,)
-        prefix = torch.cat([prefix, nxt[:, None]], dim=1)
-        done |= nxt == eos
-        if done.all():
-            break
-    out = []
-    for row in prefix[:, 1:].tolist():
-        out.append(row[: row.index(eos)] if eos in row else row)
-    return out
+        return torch.multinomial(F.softmax(logits, dim=-1), 1, generator=generator)[:, 0]
+    return _decode(model, src, bos, eos, max_len, pick)

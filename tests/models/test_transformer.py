@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from models.decoding import beam_search, greedy
+from models.decoding import beam_search, greedy, sample
 from models.transformer import Transformer, TransformerConfig, sinusoidal_positions
 
 PAD, BOS, EOS = 0, 2, 3
@@ -163,3 +163,12 @@ def test_learns_to_copy():
     assert losses[-1] < 0.3 * losses[0]
     m.eval()
     assert greedy(m, src, BOS, EOS, 8) == seqs.tolist()
+
+
+def test_sampling_from_the_top_one_is_greedy_and_a_seed_repeats_a_draw():
+    torch.manual_seed(3)
+    m = tiny()
+    src, _, _ = batch()
+    assert sample(m, src, BOS, EOS, 12, top_k=1) == greedy(m, src, BOS, EOS, 12)
+    draw = [sample(m, src, BOS, EOS, 12, top_k=0, generator=torch.Generator().manual_seed(s)) for s in (1, 1, 2)]
+    assert draw[0] == draw[1] and all(EOS not in row for row in draw[0])

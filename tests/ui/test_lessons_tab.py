@@ -46,7 +46,7 @@ def test_a_link_opens_its_step_in_its_language_and_presenter_mode():
 
 
 def test_the_language_switch_redraws_the_same_step():
-    en, ko = TAB.go("bert-4", "en"), TAB.go("bert-4", "한국어")
+    en, ko = TAB.go("bert-4", "en"), TAB.go("bert-4", "ko")
     assert en[TAB.current] == ko[TAB.current] == "bert-4" and en[TAB.title] != ko[TAB.title]
     assert [label for label, _ in ko[TAB.deck]["choices"]] == [label for label, _ in views.deck_choices("ko")]
 

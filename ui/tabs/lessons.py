@@ -15,11 +15,6 @@ TITLE = "tab.lessons"
 PRESENTER_JS = "(on) => { document.body.classList.toggle('ae-presenter', !!on); return []; }"
 
 
-def code(lang) -> str:
-    """The switch's value as a language code, whether it sends a label ("한국어") or a code ("ko")."""
-    return lang if lang in i18n.LANGS else i18n.CHOICES.get(lang, "en")
-
-
 class Tab:
     def __init__(self, page):
         L = page.L
@@ -53,7 +48,6 @@ class Tab:
 
     @friendly
     def go(self, step_id, lang="en"):
-        lang = code(lang)
         v = views.lesson_view(step_id, lang)
         return {self.deck: gr.update(choices=views.deck_choices(lang), value=v.deck),
                 self.step: gr.update(choices=views.step_choices(v.deck, lang), value=v.step),
