@@ -1,12 +1,12 @@
 # The two commands of the README.
 PY ?= python3
 
-.PHONY: run test install install-dev chromium
+.PHONY: run test install install-dev chromium nginx
 
 run: install        ## install the runtime and start the app on http://127.0.0.1:7860
 	$(PY) app.py
 
-test: install-dev chromium   ## install everything the tests need, then run them all
+test: install-dev chromium nginx   ## install everything the tests need, then run them all
 	ATTN_EXPLORER_REQUIRE_BROWSER=1 $(PY) -m pytest -q
 
 install:
@@ -24,3 +24,7 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || $(call apt,chromium fonts-nanum)
 	@fc-list 2>/dev/null | grep -qi nanum || $(call apt,fonts-nanum) \
 		|| echo "note: no Korean font (fonts-nanum): screenshots of the Korean interface will show boxes"
+
+# The replicas' test (tests/deploy/) puts two copies of the app behind Debian's nginx (deploy/replicas.py).
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || $(call apt,nginx)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+from dataclasses import replace
 
 if __name__ == "__main__":  # a server: without Gradio's type stubs and IPython hooks (a third of start-up),
     from ui.boot import cap_malloc_arenas, lean_gradio  # and two malloc arenas (ui/boot.py says why)
@@ -42,7 +43,7 @@ from ui.tabs import lessons
 from ui.tabs import syntax
 from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
                      seq2seq, snapshots, transformer)
-from ui.limits import apply_limits, launch_kwargs
+from ui.limits import LIMITS, apply_limits, launch_kwargs
 from ui.theme import CSS, PAGE_JS, PAGE_LANG_JS, RELAYOUT_JS, THEME
 
 log = logging.getLogger("attention_explorer")
@@ -108,7 +109,10 @@ def build_demo() -> gr.Blocks:
     return demo.queue(default_concurrency_limit=2)
 
 
-demo = apply_limits(build_demo())  # queue size, fair order; the ASGI layer: launch_kwargs (issue 31)
+# Behind deploy/replicas.py's nginx (ATTN_EXPLORER_BEHIND_PROXY=1) a visitor's address is the X-Forwarded-For entry
+# nginx appends, not the proxy's: otherwise every visitor of a course counts as one address against the caps.
+LIMITS_HERE = replace(LIMITS, trust_proxy=True) if os.environ.get("ATTN_EXPLORER_BEHIND_PROXY") == "1" else LIMITS
+demo = apply_limits(build_demo(), LIMITS_HERE)  # queue size, fair order; the ASGI layer: launch_kwargs (issue 31)
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO)
@@ -117,4 +121,4 @@ if __name__ == "__main__":
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
     keep_disk_budget()  # downloads and Gradio's cache under explorer.downloads.BUDGET_MB, old files deleted
     demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME,
-                **launch_kwargs())
+                **launch_kwargs(LIMITS_HERE))
