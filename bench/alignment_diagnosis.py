@@ -28,11 +28,11 @@ from pathlib import Path
 
 import torch
 
-from models import data
 from models.checkpoint import load
 from models.decoding import greedy
-from models.evaluate import (ALIGNMENT_CHECKS, alignment_scores, bleu_chrf, heldout_pairs,
-                             read_alignment_check)
+from models.training import data
+from models.training.evaluate import (ALIGNMENT_CHECKS, alignment_scores, bleu_chrf, heldout_pairs,
+                                      read_alignment_check)
 from models.tokenizers import special_ids
 from models.trace import ModelOutput, Trace
 

@@ -37,9 +37,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from models import data
-from models.evaluate import bleu_by_seen_source, bleu_chrf
 from models.tokenizers import special_ids, train_bpe
+from models.training import data
+from models.training.evaluate import bleu_by_seen_source, bleu_chrf
 from models.transformer import sinusoidal_positions
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.views import finetune as views
-from models import task_data
+from models.training import task_data
 
 ROOT = Path(__file__).resolve().parent.parent
 

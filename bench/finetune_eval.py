@@ -10,8 +10,10 @@ import json
 import time
 from pathlib import Path
 
-from models import checkpoint, task_data
-from models.finetune import evaluate_task, load_task
+from models import checkpoint
+from models.lora import load_task
+from models.training import task_data
+from models.training.finetune import evaluate_task
 
 ROOT = Path(__file__).resolve().parent.parent
 

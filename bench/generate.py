@@ -31,7 +31,7 @@ def registry_for(folder: Path | None):
     from tokenizers import Tokenizer
     from models import checkpoint
     from models.gpt import GPT, GPTConfig
-    from models.lm_data import TOKENIZER
+    from models.training.lm_data import TOKENIZER
     tmp = Path(tempfile.mkdtemp()) / "gpt"
     torch.manual_seed(0)
     checkpoint.save(tmp, GPT(GPTConfig(vocab_size=16000)).eval(), Tokenizer.from_file(str(TOKENIZER)), {})

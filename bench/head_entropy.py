@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models import data, train
 from models.checkpoint import load
 from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness
+from models.training import data, train
 
 PAIRS = [  # (sentence A, sentence B): written for this script, a mix of long and classroom-short text
     ("The city was founded in the twelfth century and soon became an important trading centre.",

@@ -28,10 +28,10 @@ import torch
 import torch.nn.functional as F
 from sacrebleu.metrics import BLEU, CHRF
 
-from models import data
 from models.checkpoint import load
-from models.evaluate import heldout_pairs, references_by_source, translate
 from models.tokenizers import special_ids
+from models.training import data
+from models.training.evaluate import heldout_pairs, references_by_source, translate
 
 
 @torch.inference_mode()

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import torch
 
-from models import data, train
 from models.checkpoint import load
 from models.tokenizers import special_ids
+from models.training import data, train
 
 
 def loss_and_grad_norm(task, model, batch) -> tuple[float, float]:

@@ -40,10 +40,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models import data
 from models.checkpoint import load
-from models.evaluate import ALIGNMENT_CHECKS, pool_words, read_alignment_check, token_words
 from models.tokenizers import special_ids
+from models.training import data
+from models.training.evaluate import ALIGNMENT_CHECKS, pool_words, read_alignment_check, token_words
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 # The shipped translators with attention and their gold check; "reversed" reads the ko-en check from English

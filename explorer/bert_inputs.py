@@ -21,7 +21,7 @@ import torch
 from explorer.choices import Choice
 from explorer.inference import (MAX_TOP_K, Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, registry)
 from explorer.lab import cosine_matrix
-from models.data import mask_tokens
+from models.training.data import mask_tokens
 from models.transformer import sinusoidal_positions
 
 MLM_PROB = 0.15  # the share of tokens chosen for prediction (Devlin et al. 2018, sec. 3.1)

@@ -38,10 +38,10 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 from explorer.inference import ASSETS, UserError, clean_text
 from models.attention import SCORE_FUNCTIONS
 from models.checkpoint import NoRandomInit
-from models.data import pad
 from models.decoding import greedy
 from models.seq2seq import Seq2Seq, Seq2SeqConfig
 from models.tokenizers import TRANSLATION_SPECIALS, special_ids
+from models.training.data import pad
 
 PAIRS_FILE = ASSETS / "live_pairs.tsv"
 MAX_SECONDS = 120  # hard cap on one live training run

@@ -23,10 +23,10 @@ import numpy as np
 import torch
 
 from explorer.inference import ASSETS, Notice, Registry, UserError, _shown, clean_text, registry
-from models import task_data
 from models.checkpoint import CheckpointError
-from models.finetune import TaskModel, best_span, load_task, tags_of, whole_words
+from models.lora import TaskModel, best_span, load_task, tags_of, whole_words
 from models.trace import Trace
+from models.training import task_data
 
 FINETUNE = ASSETS / "finetune"
 ALIASES = {"sentiment-analysis": "sentiment", "sentiment": "sentiment", "nli": "nli", "pos": "pos", "ner": "ner",

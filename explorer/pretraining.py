@@ -28,8 +28,8 @@ import numpy as np
 from tokenizers import Tokenizer
 
 from explorer.inference import ASSETS
-from models.data import BertSampler, mask_tokens
 from models.tokenizers import special_ids
+from models.training.data import BertSampler, mask_tokens
 
 MLM_PROB = inspect.signature(mask_tokens).parameters["prob"].default  # 0.15: what the training passes (the default)
 # Among the chosen tokens: models.data.mask_tokens's thresholds (r < 0.8, 0.8 <= r < 0.9, the rest), the paper's A.1

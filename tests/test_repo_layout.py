@@ -110,7 +110,7 @@ def test_no_import_cycle_among_models_explorer_and_ui():
 
 
 def test_the_cycle_finder_finds_a_lazy_cycle(tmp_path, monkeypatch):
-    """models/train.py and models/evaluate.py once imported each other, one side inside a function."""
+    """models/training/train.py and models/training/evaluate.py once imported each other, one side inside a function."""
     pkg = tmp_path / "models"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")

@@ -100,7 +100,7 @@ def test_ibm_tables_are_distributions():
 def test_naive_reading_agrees_with_the_repos_alignment_check():
     """On the scored words, A∩S is the check's hits with </s> out of the argmax and |A| its scored words."""
     from models.checkpoint import load
-    from models.evaluate import alignment_check
+    from models.training.evaluate import alignment_check
     naive = next(r for r in aer.model_rows("seq2seq-dot") if r["method"] == "attention-naive")
     check = alignment_check(load(aer.ASSETS / "seq2seq-dot"))
     n, hits = check["scored_words"], round(check["hit_rate_without_eos"] * check["scored_words"])

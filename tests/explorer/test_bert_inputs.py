@@ -8,8 +8,8 @@ import torch
 
 from explorer import bert_inputs as bi
 from explorer.inference import ASSETS, UserError, encode_bert, registry
-from models.data import mask_tokens
 from models.tokenizers import special_ids
+from models.training.data import mask_tokens
 from models.transformer import sinusoidal_positions
 
 have_assets = pytest.mark.skipif(not (ASSETS / "bert" / "config.json").is_file(),

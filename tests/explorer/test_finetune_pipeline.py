@@ -11,9 +11,10 @@ import torch
 from explorer import cli
 from explorer import pipeline as ft
 from explorer.inference import UserError, load_registry
-from models import checkpoint, task_data
+from models import checkpoint
 from models.bert import Bert, BertConfig
-from models.finetune import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder
+from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder
+from models.training import task_data
 
 ROOT = Path(__file__).resolve().parents[2]
 PIANO = "The piano was invented by Bartolomeo Cristofori in Italy around 1700. It has 88 keys."

@@ -8,8 +8,9 @@ import pytest
 
 from explorer import pipeline as ft
 from explorer.inference import load_registry
-from models import checkpoint, task_data
-from models.data import file_sha256
+from models import checkpoint
+from models.training import task_data
+from models.training.data import file_sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "assets" / "finetune"

@@ -11,7 +11,7 @@ from explorer.generate import MAX_NEW_TOKENS, check_settings, generate, generate
 from explorer.inference import UserError, load_registry
 from models import checkpoint
 from models.gpt import GPT, GPTConfig, next_token_distribution
-from models.lm_data import TOKENIZER
+from models.training.lm_data import TOKENIZER
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from explorer.inference import load_registry
 from explorer.views import gpt as vg
 from models import checkpoint
 from models.gpt import GPT, GPTConfig
-from models.lm_data import TOKENIZER
+from models.training.lm_data import TOKENIZER
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 

@@ -12,7 +12,7 @@ import pytest
 
 from explorer import lessons, pretraining, pretraining_figures
 from explorer.views import lessons as views
-from models import data
+from models.training import data
 
 SIGMAS = 4.5  # a share of n Bernoulli draws lies within 4.5 standard deviations of p but once in ~150,000 seeds
 

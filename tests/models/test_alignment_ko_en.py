@@ -1,4 +1,4 @@
-"""The hand-aligned Korean-English check (models/alignment_ko_en.tsv): the file itself, its
+"""The hand-aligned Korean-English check (models/training/alignment_ko_en.tsv): the file itself, its
 independence from the Korean training data, Korean words found from the ko-en tokenizer's offsets, and the
 reading on the shipped transformer-ko-en recomputed by a second, naive route."""
 import json
@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from models.checkpoint import load
-from models.evaluate import ALIGNMENT_CHECKS, alignment_scores, read_alignment_check, token_words
 from models.tokenizers import special_ids
+from models.training.evaluate import ALIGNMENT_CHECKS, alignment_scores, read_alignment_check, token_words
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "assets" / "transformer-ko-en"
@@ -118,7 +118,7 @@ def test_reading_on_the_shipped_model_is_recomputed():
 
 @needs_model
 def test_evaluate_prints_the_check_for_the_ko_en_checkpoint(capsys):
-    from models import evaluate
+    from models.training import evaluate
     evaluate.main([str(MODEL), "--alignment-only"])
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     ckpt = load(MODEL)

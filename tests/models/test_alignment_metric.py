@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from models.checkpoint import load
-from models.evaluate import (ALIGNMENT_CHECKS, alignment_scores, pool_words, read_alignment_check,
-                             token_words)
+from models.training.evaluate import (ALIGNMENT_CHECKS, alignment_scores, pool_words,
+                                      read_alignment_check, token_words)
 from models.tokenizers import special_ids
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -103,7 +103,7 @@ def test_no_attention_has_no_alignment():
 
 @needs("seq2seq-dot")
 def test_evaluate_prints_the_check_for_an_en_fr_checkpoint(capsys):
-    from models import evaluate
+    from models.training import evaluate
     evaluate.main([str(ASSETS / "seq2seq-dot"), "--alignment-only"])
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     ckpt = load(ASSETS / "seq2seq-dot")

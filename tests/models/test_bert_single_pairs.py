@@ -5,9 +5,9 @@ import random
 
 import torch
 
-from models import data
 from models.bert import Bert, BertConfig
-from models.evaluate import bert_heldout_eval, bert_single_vs_long
+from models.training import data
+from models.training.evaluate import bert_heldout_eval, bert_single_vs_long
 
 SPECIALS = {"pad": 0, "unk": 1, "cls": 2, "sep": 3, "mask": 4}
 
@@ -69,8 +69,8 @@ def test_single_vs_long_counts_and_shares_the_long_draw_with_heldout_eval():
 
 
 def test_continue_bert_smoke_stores_int8_with_before_and_after(tmp_path):
-    from models import continue_bert, train
     from models.checkpoint import load
+    from models.training import continue_bert, train
     parent = train.main(["bert", "--smoke", "--out", str(tmp_path / "p"), "--device", "cpu", "--max-steps", "2"])
     folder = continue_bert.main([str(parent), "--data-dir", str(train.FIXTURES), "--out", str(tmp_path / "c"),
                                  "--minutes", "0.01", "--eval-batches", "1", "--valid-batches", "1",
@@ -79,7 +79,7 @@ def test_continue_bert_smoke_stores_int8_with_before_and_after(tmp_path):
     assert json.loads((folder / "config.json").read_text())["weights"].startswith("int8")  # tiny: all rows fp16
     m = ckpt.metrics
     assert m["data"]["single_pairs"] == 0.5 and m["data"]["split_seed"] == 0
-    assert m["continued_from"][-1]["command"].startswith("python -m models.train bert --smoke")
+    assert m["continued_from"][-1]["command"].startswith("python -m models.training.train bert --smoke")
     assert m["steps"] >= 1 and "single_vs_long" in m["test"]
     both = json.loads((tmp_path / "c" / "before_after.json").read_text())
     assert set(both["headline"]) == {"before", "after"}

@@ -284,7 +284,7 @@ def test_averaging_two_checkpoints_stores_their_mean(tmp_path, bert_and_tok, cap
 
 
 def test_training_can_store_int8_weights(tmp_path):
-    from models import train
+    from models.training import train
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "run"), "--device", "cpu", "--max-steps", "2",
                          "--d-ff", "2048", "--int8-weights"])  # 32 x 2048 feed-forward matrices get quantised
     stored = _stored(folder)

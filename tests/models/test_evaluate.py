@@ -1,10 +1,10 @@
-"""models/evaluate.py's scoring helpers on sentences written for the test."""
+"""models/training/evaluate.py's scoring helpers on sentences written for the test."""
 from pathlib import Path
 
 import pytest
 
 from models.checkpoint import load
-from models.evaluate import bleu_chrf, bleu_multi_ref, bleu_other_reference, translate
+from models.training.evaluate import bleu_chrf, bleu_multi_ref, bleu_other_reference, translate
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -63,7 +63,7 @@ def test_nbest_is_the_whole_beam_best_first_and_its_head_is_the_translation():
 def test_beam_and_alpha_are_chosen_by_validation_bleu_and_ties_keep_the_cheaper_setting(monkeypatch):
     """--choose reads the validation split only, once per setting (greedy once, it has no alpha), and
     keeps the best BLEU; a tie keeps the smaller beam, then the smaller alpha."""
-    from models import evaluate
+    from models.training import evaluate
     table = {(1, 0.6): 40.0, (4, 0.6): 41.5, (4, 1.0): 42.0, (8, 0.6): 41.0, (8, 1.0): 42.0}
     calls = []
 

@@ -1,4 +1,4 @@
-"""models/export_hf.py: a folder that transformers' own pipeline loads and that gives this repo's labels and
+"""models/training/export_hf.py: a folder that transformers' own pipeline loads and that gives this repo's labels and
 scores (explorer.pipeline) at 1e-5, for a tiny pre-LN, QK-normed BERT with random adapters, and for the
 shipped sentiment task on the lecture's two sentences when assets/finetune/sentiment is there."""
 import json
@@ -11,9 +11,10 @@ transformers = pytest.importorskip("transformers")
 
 from explorer import pipeline as ft  # noqa: E402
 from explorer.inference import load_registry  # noqa: E402
-from models import checkpoint, task_data  # noqa: E402
+from models import checkpoint  # noqa: E402
 from models.bert import Bert, BertConfig  # noqa: E402
-from models.finetune import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402
+from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402
+from models.training import task_data  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LECTURE = ["I love this product! It's amazing and works perfectly.",
@@ -40,7 +41,7 @@ def tiny_assets(root: Path, task: str) -> Path:
 
 
 def test_sentiment_pipeline_matches_this_repo(tmp_path):
-    from models.export_hf import main
+    from models.training.export_hf import main
     assets = tiny_assets(tmp_path / "assets", "sentiment")
     out = main([str(assets / "finetune" / "sentiment"), str(tmp_path / "hf"), "--base", str(assets / "bert")])
     cfg = json.loads((out / "config.json").read_text())
@@ -55,7 +56,7 @@ def test_sentiment_pipeline_matches_this_repo(tmp_path):
 
 
 def test_token_and_qa_models_load_with_the_auto_classes(tmp_path):
-    from models.export_hf import export
+    from models.training.export_hf import export
     for task, auto in (("ner", transformers.AutoModelForTokenClassification),
                        ("qa", transformers.AutoModelForQuestionAnswering)):
         assets = tiny_assets(tmp_path / task, task)
@@ -78,7 +79,7 @@ def test_token_and_qa_models_load_with_the_auto_classes(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / "assets" / "finetune" / "sentiment").is_dir(), reason="no shipped sentiment task")
 def test_shipped_sentiment_exports_with_the_same_scores(tmp_path):
-    from models.export_hf import export
+    from models.training.export_hf import export
     out = export(ROOT / "assets" / "finetune" / "sentiment", tmp_path / "hf")
     hf = transformers.pipeline("sentiment-analysis", model=str(out), device="cpu")(LECTURE)
     ours = ft.pipeline("sentiment-analysis", reg=load_registry(ROOT / "assets", names={"bert"}))(LECTURE)

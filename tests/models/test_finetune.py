@@ -1,4 +1,4 @@
-"""models/finetune.py, models/task_data.py, models/baselines.py: LoRA's algebra, the heads, the files,
+"""models/lora.py, models/training/task_data.py, models/training/baselines.py: LoRA's algebra, the heads, the files,
 the metrics against hand-worked cases, and the training entry point's smoke mode."""
 import json
 from pathlib import Path
@@ -8,11 +8,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from models import baselines, task_data
 from models.bert import Bert, BertConfig
-from models.data import file_sha256
-from models.finetune import (FinetuneConfig, LoRALinear, TaskModel, load_task, merged_bert_state, save_task,
-                             shared_encoder, trainable_state)
+from models.lora import (FinetuneConfig, LoRALinear, TaskModel, load_task, merged_bert_state, save_task,
+                         shared_encoder, trainable_state)
+from models.training import baselines, task_data
+from models.training.data import file_sha256
 
 TINY = BertConfig(vocab_size=40, d_model=16, n_layers=2, n_heads=2, d_ff=32, max_len=32, pre_ln=True, qk_norm=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,13 +179,13 @@ def test_baselines_by_hand():
 
 @pytest.mark.parametrize("task,init", [("sentiment", "assets/bert"), ("qa", "scratch")])
 def test_smoke_run_writes_metrics_with_command_hashes_and_baseline(tmp_path, task, init):
-    from models.train import main
+    from models.training.train import main
     out = tmp_path / task
     argv = ["finetune", "--task", task, "--init", str(ROOT / init) if init != "scratch" else init,
             "--smoke", "--out", str(out), "--device", "cpu"]
     main(argv)
     m = json.loads((out / "metrics.json").read_text())
-    assert m["command"].startswith("python -m models.train finetune --task " + task)
+    assert m["command"].startswith("python -m models.training.train finetune --task " + task)
     assert m["seed"] == 0 and m["steps"] >= 1 and 0 <= m["valid"]["score"] <= 1 and "score" in m["baseline"]
     fixtures = ROOT / "tests" / "fixtures" / "finetune"
     assert m["data"]["files"] == {f: file_sha256(fixtures / f) for f in task_data.FILES[task]}

@@ -9,8 +9,8 @@ import torch
 
 from models import checkpoint
 from models.gpt import GPT, GPTConfig, next_token_distribution
-from models.lm_data import windows
-from models.ngram import KneserNeyTrigram
+from models.training.lm_data import windows
+from models.training.ngram import KneserNeyTrigram
 
 transformers = pytest.importorskip("transformers")
 
@@ -198,10 +198,10 @@ def test_windows_score_every_target_once():
 
 
 def test_train_smoke_then_evaluate(tmp_path, capsys):
-    from models import evaluate, train
+    from models.training import evaluate, train
     folder = train.main(["gpt", "--smoke", "--out", str(tmp_path), "--max-steps", "6", "--eval-every", "3"])
     m = json.loads((folder / "metrics.json").read_text())
-    assert m["arch"] == "gpt" and m["command"].startswith("python -m models.train gpt")
+    assert m["arch"] == "gpt" and m["command"].startswith("python -m models.training.train gpt")
     assert m["data"]["files"] and m["data"]["tokenizer_sha256"]
     assert m["test"]["gpt"]["tokens"] > 0 and m["test"]["trigram_kn"]["tokens"] == m["test"]["gpt"]["tokens"]
     assert (tmp_path / "log.jsonl").read_text().strip()

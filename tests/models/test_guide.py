@@ -1,12 +1,13 @@
-"""Guided alignment (models/guide.py): the teacher's links, their spans in the student's tokens, the loss."""
+"""Guided alignment (models/training/guide.py): the teacher's links, their spans in the student's tokens, the loss."""
 import math
 
 import pytest
 import torch
 
-from models import checkpoint, guide
-from models.evaluate import ALIGNMENT_CHECKS, alignment_scores, read_alignment_check
+from models import checkpoint
 from models.tokenizers import train_bpe
+from models.training import guide
+from models.training.evaluate import ALIGNMENT_CHECKS, alignment_scores, read_alignment_check
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import time
 import pytest
 import torch
 
-from models import train
 from models.checkpoint import load
+from models.training import train
 
 
 @pytest.mark.parametrize("argv", [["transformer"], ["seq2seq", "--attention", "additive"],
@@ -19,7 +19,7 @@ def test_smoke_training_writes_a_loadable_checkpoint(tmp_path, argv):
     m = ck.metrics
     for key in ("command", "git_commit", "seed", "data", "wall_seconds", "device", "valid", "steps"):
         assert key in m
-    assert m["command"].startswith("python -m models.train " + argv[0]) and "--smoke" in m["command"]
+    assert m["command"].startswith("python -m models.training.train " + argv[0]) and "--smoke" in m["command"]
     assert all(len(h) == 64 for h in m["data"]["files"].values())  # sha256 of every data file used
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     losses = [r["loss"] for r in log if "loss" in r]
@@ -28,7 +28,7 @@ def test_smoke_training_writes_a_loadable_checkpoint(tmp_path, argv):
 
 
 def test_translation_split_is_deterministic_and_disjoint():
-    from models import data
+    from models.training import data
     pairs = data.read_pairs(train.FIXTURES, "en-fr")
     a = data.split_by_source(pairs, 0, 0.1, 0.1)
     b = data.split_by_source(pairs, 0, 0.1, 0.1)
@@ -41,8 +41,8 @@ def test_a_split_by_pair_partitions_the_pairs_and_evaluate_reads_the_same_one(tm
     """--split-by pair (for comparison with figures read on such splits): every pair in exactly one
     part, deterministic, sources shared between parts allowed; the checkpoint records it and
     models.evaluate recreates that split, not the by-source one."""
-    from models import data
-    from models.evaluate import bleu_by_seen_source, heldout_pairs, translation_test
+    from models.training import data
+    from models.training.evaluate import bleu_by_seen_source, heldout_pairs, translation_test
     pairs = [(f"Sentence {i // 2}.", f"Voici la phrase numéro {i} de ce test.") for i in range(400)]  # sources twice
     split, dropped = data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")
     assert split == data.translation_split(pairs, "en-fr", 0, 0.1, 0.1, by="pair")[0]
@@ -83,7 +83,7 @@ def test_no_validation_or_test_source_is_a_training_source_in_either_direction()
     """The split groups by English; into English, a Korean sentence with two English translations
     must not be a training source and a test source at once (the pair is dropped from the test), nor a
     validation source and a test source."""
-    from models import data
+    from models.training import data
     pairs = [(f"Sentence number {i}.", f"문장 {i}") for i in range(200)]
     pairs += [(f"Another way to say {i}.", f"문장 {i}") for i in range(0, 200, 2)]  # 100 Korean with two translations
     split = data.split_by_source(pairs, 0, 0.1, 0.1)
@@ -100,7 +100,7 @@ def test_no_validation_or_test_source_is_a_training_source_in_either_direction()
 
 
 def test_a_new_wordpiece_vocabulary_never_reads_held_out_text():
-    from models import data
+    from models.training import data
     raw = data.load_bert_corpora(train.FIXTURES, required=False)
     pairs = data.read_pairs(train.FIXTURES, "en-fr")
     texts = set(data.wordpiece_texts(raw, pairs, 0, 0.2))
@@ -118,7 +118,7 @@ def test_a_new_wordpiece_vocabulary_never_reads_held_out_text():
 def test_mlm_masking_is_80_10_10():
     import random
 
-    from models import data
+    from models.training import data
     sp = {"pad": 0, "unk": 1, "cls": 2, "sep": 3, "mask": 4}
     ids = torch.randint(5, 1000, (200, 100))
     inputs, labels = data.mask_tokens(ids, sp, 1000, random.Random(0))
@@ -295,6 +295,8 @@ def test_rdrop_training_through_the_command_line(tmp_path):
 
 def _replicas(rank, world, store, perturb, results):
     import torch.distributed as dist
+
+    from models.training import trainer
     dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=world)
     torch.manual_seed(0)
     m = torch.nn.Linear(3, 3)
@@ -302,7 +304,7 @@ def _replicas(rank, world, store, perturb, results):
         with torch.no_grad():
             m.weight[0, 0] += 1e-6
     try:
-        train.check_replicas(m)
+        trainer.check_replicas(m)
         results.put((rank, "same"))
     except RuntimeError as e:
         results.put((rank, str(e)))
@@ -330,13 +332,13 @@ def test_data_parallel_training_under_torchrun(tmp_path):
     import sys
     out = tmp_path / "ddp"
     r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-                        "-m", "models.train", "bert", "--smoke", "--out", str(out), "--device", "cpu",
+                        "-m", "models.training.train", "bert", "--smoke", "--out", str(out), "--device", "cpu",
                         "--max-steps", "40"], capture_output=True, text=True, timeout=300,
                        env={**__import__("os").environ, "OMP_NUM_THREADS": "1"})
     assert r.returncode == 0, r.stderr[-3000:]
     m = load(out / "checkpoint").metrics
     assert m["processes"] == 2 and m["device"].startswith("2 x ") and m["steps"] == 40
-    assert m["command"].startswith("torchrun --standalone --nproc_per_node 2 -m models.train bert --smoke")
+    assert m["command"].startswith("torchrun --standalone --nproc_per_node 2 -m models.training.train bert --smoke")
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     assert sum("eval" in rec for rec in log) == 3  # steps 15, 30, 40: written once, not once per process
     assert r.stdout.count("saved ") == 1
@@ -386,7 +388,7 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
     """models.evaluate must not score BERT on what chose its checkpoint: validation and test read
     disjoint halves of the held-out documents and sentences, none of them trained on, and draw
     with their own seeds."""
-    from models import data, evaluate
+    from models.training import data, evaluate
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
     ck = load(folder)
     _, trained, held, singles = data.bert_split(ck.tokenizer, train.FIXTURES, 0, ck.metrics["data"]["heldout_frac"],
@@ -412,7 +414,7 @@ def test_bert_test_metrics_read_other_documents_than_selection(tmp_path, capsys,
 def test_nsp_by_corpus_reads_each_corpus_alone(tmp_path, capsys):
     """--nsp-by-corpus: one NSP number per held-out corpus that can give pairs, with its document and
     sentence counts; a corpus alone gives exactly what the headline NSP gives when it is the only one."""
-    from models import data, evaluate
+    from models.training import data, evaluate
     folder = train.main(["bert", "--smoke", "--out", str(tmp_path / "b"), "--device", "cpu", "--max-steps", "2"])
     ck = load(folder)
     held, _ = data.bert_heldout_data(ck.tokenizer, train.FIXTURES, ck.metrics["data"])
@@ -468,8 +470,8 @@ def test_bpe_dropout_varies_training_encodings_but_not_the_saved_tokenizer(tmp_p
     one another; the canonical encoding, the saved tokenizer and evaluation stay dropout-free."""
     from argparse import Namespace
 
-    from models import data
     from models.tokenizers import train_bpe
+    from models.training import data
     pairs = data.read_pairs(train.FIXTURES, "en-fr")
     tok = train_bpe((s for p in pairs for s in p), 300, split_punct=True)
     canonical = data.encode_pairs(tok, pairs, 64)
@@ -495,7 +497,7 @@ def test_bpe_dropout_varies_training_encodings_but_not_the_saved_tokenizer(tmp_p
 def _sampler(rng_seed=0, max_len=48):
     import random
 
-    from models import data
+    from models.training import data
     g = random.Random(7)
     sent = lambda: [g.randrange(5, 200) for _ in range(g.randint(4, 14))]  # noqa: E731
     docs = {"a": [[sent() for _ in range(g.randint(2, 8))] for _ in range(30)]}
@@ -596,7 +598,7 @@ def test_respace_changes_only_spaces_between_hangul_and_is_seeded():
     p=0 is the identity, and one seed gives one result."""
     import random
 
-    from models import data
+    from models.training import data
     text = "나는 학생입니다. Tom은 의사 입니다, OK?"
     assert data.respace(text, 0.0, random.Random(0)) == text
     outs = [data.respace(text, 0.5, random.Random(s)) for s in range(40)]
@@ -615,7 +617,7 @@ def test_aux_pairs_never_hold_a_held_out_english_sentence(tmp_path):
     checkpoint records the aux corpus, its hash and how many pairs were dropped."""
     from argparse import Namespace
 
-    from models import data
+    from models.training import data
     ko = data.read_pairs(train.FIXTURES, "en-ko")
     split = data.split_by_source(ko, 0, 0.2, 0.2)
     held = {data.english_key(en) for en, _ in split["valid"] + split["test"]}
@@ -644,7 +646,7 @@ def test_aux_pairs_never_hold_a_held_out_english_sentence(tmp_path):
 def test_bidirectional_training_adds_reversed_pairs_only_early(tmp_path, monkeypatch):
     """--bidir-frac: the first epochs hold every training pair twice, once reversed (target as
     source); once that share of --max-minutes has passed, only the task's own direction."""
-    from models import data
+    from models.training import data
     seen = []
     real = data.translation_batches
 

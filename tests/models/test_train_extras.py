@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from models import data, train
+from models.training import data, train
 
 FIX = train.FIXTURES
 

@@ -18,7 +18,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
 
 def test_bert_trains_without_sacrebleu(tmp_path):
     out = tmp_path / "b"
-    r = _run("from models import evaluate, train\n"
+    r = _run("from models.training import evaluate, train\n"
              f"train.main(['bert', '--smoke', '--out', {str(out)!r}, '--device', 'cpu', '--max-steps', '2'])\n")
     assert r.returncode == 0, r.stderr[-2000:]
     metrics = json.loads((out / "checkpoint" / "metrics.json").read_text())
@@ -26,5 +26,5 @@ def test_bert_trains_without_sacrebleu(tmp_path):
 
 
 def test_bleu_without_sacrebleu_says_so():
-    r = _run("from models.evaluate import bleu_chrf\nbleu_chrf(['a'], ['a'])\n")
+    r = _run("from models.training.evaluate import bleu_chrf\nbleu_chrf(['a'], ['a'])\n")
     assert r.returncode != 0 and "sacrebleu" in r.stderr

@@ -11,9 +11,10 @@ gr = pytest.importorskip("gradio")
 
 from explorer import pipeline as ft  # noqa: E402
 from explorer.inference import load_registry  # noqa: E402
-from models import checkpoint, task_data  # noqa: E402
+from models import checkpoint  # noqa: E402
 from models.bert import Bert, BertConfig  # noqa: E402
-from models.finetune import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402
+from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402
+from models.training import task_data  # noqa: E402
 from ui.components import Localized  # noqa: E402
 from ui.tabs import Page, build_tabs  # noqa: E402
 from ui.tabs import finetune  # noqa: E402

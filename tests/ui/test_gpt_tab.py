@@ -11,7 +11,7 @@ gr = pytest.importorskip("gradio")
 from explorer.inference import load_registry  # noqa: E402
 from models import checkpoint  # noqa: E402
 from models.gpt import GPT, GPTConfig  # noqa: E402
-from models.lm_data import TOKENIZER  # noqa: E402
+from models.training.lm_data import TOKENIZER  # noqa: E402
 from ui.components import Localized  # noqa: E402
 from ui.tabs import Page, build_tabs  # noqa: E402
 from ui.tabs import gpt  # noqa: E402

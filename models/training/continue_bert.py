@@ -2,12 +2,12 @@
 on a wall-clock budget, with the single-sentence and long-segment metrics before and after (BERT
 pre-trains on segments of up to max_len tokens, and a student types one sentence A and one sentence B).
 
-    python -m models.continue_bert assets/bert --data-dir ../shared/data --out runs/bert-single --minutes 2.5
-    python -m models.continue_bert CKPT --data-dir tests/fixtures/data --out /tmp/x --minutes 0.05  # seconds, CPU
+    python -m models.training.continue_bert assets/bert --data-dir ../shared/data --out runs/bert-single --minutes 2.5
+    python -m models.training.continue_bert CKPT --data-dir tests/fixtures/data --out /tmp/x --minutes 0.05  # seconds, CPU
 
 The data are the checkpoint's own split (`data.split_docs` and `data.halves` with its recorded seed): the
 model trains on training documents only, and the before/after figures read the test half of the held-out
-documents with `models.evaluate`'s functions and seed, so they compare with `python -m models.evaluate
+documents with `models.training.evaluate`'s functions and seed, so they compare with `python -m models.training.evaluate
 assets/bert --single-vs-long`. Of each corpus only a seeded share of the training documents is tokenised
 (--train-frac): a run of minutes reads a small part of them, and tokenising all took ~23 s on one core.
 The whole run (data, both evaluations, training, int8 save) keeps within --budget-seconds when given:
@@ -28,10 +28,11 @@ from pathlib import Path
 
 import torch
 
-from models import checkpoint, data
-from models.evaluate import TEST_DRAW, VALID_DRAW, bert_heldout_eval, bert_single_vs_long
+from models import checkpoint
 from models.tokenizers import special_ids
-from models.train import SplitBatch, Trainer, warmup_cosine, with_cooldown
+from models.training import data
+from models.training.evaluate import TEST_DRAW, VALID_DRAW, bert_heldout_eval, bert_single_vs_long
+from models.training.trainer import SplitBatch, Trainer, warmup_cosine, with_cooldown
 
 
 def _tokenised(tok, docs: list) -> list:
@@ -126,7 +127,7 @@ def main(argv=None) -> Path:
     device = args.device
     if device.startswith("cuda"):
         torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
-        torch.backends.cuda.enable_cudnn_sdp(False)  # models.train: a cuDNN plan per batch shape
+        torch.backends.cuda.enable_cudnn_sdp(False)  # models.training.train: a cuDNN plan per batch shape
     parent = checkpoint.load(args.init_from)
     if parent.config.arch != "bert":
         raise SystemExit(f"{args.init_from}: not a BERT checkpoint")
@@ -185,7 +186,7 @@ def main(argv=None) -> Path:
     files[data.TRANSLATION_FILES["en-fr"]] = data.file_sha256(data.find(args.data_dir, data.TRANSLATION_FILES["en-fr"]))
     metrics = {
         "name": "bert", "arch": "bert",
-        "command": "python -m models.continue_bert " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
+        "command": "python -m models.training.continue_bert " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
         "git_commit": os.environ.get("GIT_COMMIT", ""), "seed": args.seed, "smoke": False,
         "hyperparameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "data": {**meta, "tatoeba_weight": tatoeba_weight, "single_pairs": args.single_pairs,
@@ -195,7 +196,7 @@ def main(argv=None) -> Path:
         "device": torch.cuda.get_device_name(0) if device.startswith("cuda") else platform.processor() or "cpu",
         "processes": 1, "torch": torch.__version__, "valid": result["best"], "continued_from": lineage,
         "total_wall_seconds": round(result["wall_seconds"] + sum(p.get("wall_seconds") or 0 for p in lineage), 1),
-        "storage": {"dtype": "int8", "from": "models.continue_bert, fp32 in memory"},
+        "storage": {"dtype": "int8", "from": "models.training.continue_bert, fp32 in memory"},
     }
     folder = checkpoint.save(args.out / "bert", model, tok, metrics, dtype=torch.int8)
     stored = checkpoint.load(folder)  # what ships is the int8 model: measure that one

@@ -16,7 +16,7 @@ import collections
 import math
 import re
 
-from models import task_data
+from models.training import task_data
 
 _WORD = re.compile(r"\w+|[^\w\s]")
 STOP = frozenset("a an the of in on at to for by with from and or is are was were be been what which who whom whose "

@@ -1,8 +1,8 @@
 """Export a fine-tuned task to a folder the `transformers` library loads (safetensors, its own config and
 tokenizer files), so that a real client runs it:
 
-    python -m models.export_hf assets/finetune/sentiment runs/hf-sentiment
-    >>> import models.export_hf, transformers
+    python -m models.training.export_hf assets/finetune/sentiment runs/hf-sentiment
+    >>> import models.training.export_hf, transformers
     >>> transformers.pipeline("sentiment-analysis", model="runs/hf-sentiment")(["I love this product!"])
 
 Why not plain `BertForSequenceClassification`: the shipped BERT is pre-LN (x + f(LN(x)), Xiong et al. 2020,
@@ -16,7 +16,7 @@ The faithful route chosen instead: the folder's config has its own model_type, "
 and this module registers its classes with transformers' Auto classes (`AutoConfig.register`,
 `AutoModelFor*.register`): transformers' own loader, tokenizer, pipelines and safetensors reading, running
 this repository's models/bert.py. No `trust_remote_code` (nothing is downloaded or executed from the
-folder); the price is that a client imports `models.export_hf` (this repository) before loading. The
+folder); the price is that a client imports `models.training.export_hf` (this repository) before loading. The
 adapters are merged into the attention projections (W + (alpha/r) B A), so the folder holds one plain
 fp32 encoder and head; tests/models/test_export_hf.py checks transformers' pipeline against
 explorer.pipeline at 1e-5.
@@ -38,15 +38,15 @@ from transformers.modeling_outputs import (QuestionAnsweringModelOutput, Sequenc
 
 from models import checkpoint
 from models.bert import BertConfig
-from models.finetune import FinetuneConfig, TaskModel, load_task, merged_bert_state
+from models.lora import FinetuneConfig, TaskModel, load_task, merged_bert_state
 
 MODEL_TYPE = "attention-explorer-bert"
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class ExplorerBertConfig(PretrainedConfig):
     """transformers' config for a task model of this repo: `bert` is models.bert.BertConfig's fields,
-    `task` and `pooling` those of models.finetune.FinetuneConfig."""
+    `task` and `pooling` those of models.lora.FinetuneConfig."""
     model_type = MODEL_TYPE
 
     def __init__(self, bert: dict | None = None, task: str = "sentiment", pooling: str = "mean",
@@ -134,7 +134,7 @@ def export(task_folder: Path, out: Path, base_folder: Path | None = None) -> Pat
 
 
 def main(argv=None) -> Path:
-    ap = argparse.ArgumentParser(prog="python -m models.export_hf", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m models.training.export_hf", description=__doc__.split("\n\n")[0])
     ap.add_argument("checkpoint", type=Path, help="a task folder, e.g. assets/finetune/sentiment")
     ap.add_argument("out", type=Path, help="folder to write")
     ap.add_argument("--base", type=Path, default=None, help="the base BERT folder (default assets/<config's base>)")
@@ -144,7 +144,7 @@ def main(argv=None) -> Path:
     except (checkpoint.CheckpointError, FileNotFoundError, KeyError) as e:
         ap.error(str(e))
     print(f"wrote {out} ({sum(f.stat().st_size for f in out.iterdir()):,} bytes); load it with "
-          "`import models.export_hf` then transformers' Auto classes or pipeline()")
+          "`import models.training.export_hf` then transformers' Auto classes or pipeline()")
     return out
 
 

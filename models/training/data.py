@@ -482,7 +482,7 @@ class BertSampler:
 def split_batch(batch: dict, short_len: int, pad_id: int = 0) -> dict:
     """A BERT batch's rows of at most short_len real tokens (the single sentences, mostly) as
     `short_*` tensors, the others as before, each part cropped to its own longest row, so that a
-    short row no longer costs a full-length one (models.train.SplitBatch takes this). A part with
+    short row no longer costs a full-length one (models.training.trainer.SplitBatch takes this). A part with
     no rows has shape (0, 1)."""
     n_real = (batch["input_ids"] != pad_id).sum(1)
     out = {}

@@ -2,9 +2,9 @@
 synthetic Korean sources, and a Korean -> English model trains on (synthetic Korean, real English).
 The English side is human text, so the decoder learns English from far more sentences than the
 4.7k human Korean-English pairs; the sources are sampled from the model's top-k (Edunov et al. 2018)
-and tagged at training time (models.train --synthetic-pairs, Caswell et al. 2019).
+and tagged at training time (models.training.train --synthetic-pairs, Caswell et al. 2019).
 
-    python -m models.backtranslate runs/en-ko/checkpoint --data-dir ../shared/data --out runs/bt.tsv \
+    python -m models.training.backtranslate runs/en-ko/checkpoint --data-dir ../shared/data --out runs/bt.tsv \
         --max-words 15 --top-k 10 --seed 0
 
 English sources: Tatoeba's English side of the English-French file (short everyday sentences), each
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import torch
 
-from models import data
 from models.checkpoint import load
 from models.decoding import sample
 from models.tokenizers import special_ids
+from models.training import data
 
 
 def english_sources(data_dir: Path, split_seed: int, valid_frac: float, test_frac: float, max_words: int,
@@ -97,7 +97,7 @@ def main(argv=None):
         f.write("en\tko\n")
         f.writelines(f"{e}\t{k}\n" for e, k in zip(sents, ko) if k)
     src = data.find(args.data_dir, data.TRANSLATION_FILES["en-fr"])
-    meta = {"command": "python -m models.backtranslate " + shlex.join(sys.argv[1:] if argv is None else argv),
+    meta = {"command": "python -m models.training.backtranslate " + shlex.join(sys.argv[1:] if argv is None else argv),
             "n_pairs": sum(1 for k in ko if k), "n_dropped_held_out": dropped, "seconds": round(time.time() - t0, 1),
             "model": str(args.checkpoint), "model_metrics_test": ck.metrics.get("test"),
             "files": {data.TRANSLATION_FILES["en-fr"]: data.file_sha256(src)}, "sha256": data.file_sha256(args.out)}

@@ -2,8 +2,8 @@
 # Train several variants at once, one per GPU, then pack the best run of each architecture
 # (highest validation score in its metrics.json) for the trip back from the GPU machine.
 #
-#   DATA=.data OUT=packed bash models/sweep.sh "NAME GPU ARGS..." ["NAME GPU ARGS..." ...]
-#   e.g. bash models/sweep.sh "tA 0 transformer --direction en-fr" "bA 1,2,3 bert --max-len 128"
+#   DATA=.data OUT=packed bash models/training/sweep.sh "NAME GPU ARGS..." ["NAME GPU ARGS..." ...]
+#   e.g. bash models/training/sweep.sh "tA 0 transformer --direction en-fr" "bA 1,2,3 bert --max-len 128"
 # GPU is one index, or a comma list for one data-parallel run over those GPUs (torchrun).
 #
 # Each run writes runs/NAME/ (log.jsonl, checkpoint/ with the exact command in metrics.json).
@@ -12,7 +12,7 @@
 set -u
 DATA=${DATA:-../shared/data}
 OUT=${OUT:-runs/packed}
-# shellcheck source=models/launch.sh
+# shellcheck source=models/training/launch.sh
 source "$(dirname "$0")/launch.sh"
 mkdir -p "$OUT"
 names=()

@@ -1,7 +1,7 @@
 """Evaluation on a checkpoint's own test split (recreated from the seed in its metrics.json).
 
-    python -m models.evaluate assets/transformer-en-fr --data-dir ../shared/data [--beam 4] [--write]
-    python -m models.evaluate assets/seq2seq-dot --choose --write   # beam and alpha chosen on the validation split
+    python -m models.training.evaluate assets/transformer-en-fr --data-dir ../shared/data [--beam 4] [--write]
+    python -m models.training.evaluate assets/seq2seq-dot --choose --write   # beam and alpha chosen on the validation split
 
 Translation: sacreBLEU BLEU and chrF, and BLEU by source-length bucket (the figure of
 Bahdanau et al. 2015, fig. 2, that shows the fixed-vector bottleneck hurting long sentences);
@@ -11,7 +11,7 @@ against each reference (`bleu_other_reference`); for a checkpoint trained on a s
 BERT: masked-LM top-1 accuracy on masked positions (15% of tokens, all replaced by [MASK])
 and NSP accuracy with negatives from other documents of the same corpus.
 GPT: held-out perplexity per token and per word beside an interpolated Kneser-Ney trigram counted on
-the same training tokens (models/lm_data.py, models/ngram.py).
+the same training tokens (models/training/lm_data.py, models/training/ngram.py).
 """
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from models import data
 from models.checkpoint import load
 from models.decoding import beam_search, greedy
 from models.tokenizers import special_ids
+from models.training import data
 
 LENGTH_BUCKETS = [(1, 4), (5, 7), (8, 10), (11, 13), (14, 1000)]  # source words; Tatoeba is short, so 14+ is "long"
 
@@ -416,8 +416,8 @@ def main(argv=None):
             if args.single_vs_long:
                 res["single_vs_long"] = bert_single_vs_long(ckpt.model, ckpt.tokenizer, held, meta["max_len"],
                                                             args.device, args.bert_batches, seed=seed)
-        elif arch == "gpt":  # perplexity per token and per word beside a Kneser-Ney trigram: models/lm_data.py
-            from models.lm_data import checkpoint_eval
+        elif arch == "gpt":  # perplexity per token and per word beside a Kneser-Ney trigram: models/training/lm_data.py
+            from models.training.lm_data import checkpoint_eval
             res = checkpoint_eval(ckpt, args.data_dir, args.split, args.device, args.gpt_windows)
         elif args.choose:
             chosen = choose_beam_alpha(ckpt, args.data_dir, device=args.device)

@@ -9,7 +9,7 @@ reference alignment.
 
 The reference here is the shipped Transformer's (en->fr) last-layer encoder-decoder attention,
 averaged over heads, read as a word alignment exactly as the hand-aligned check reads it
-(`models.evaluate.alignment_scores`: subwords pooled to space-separated words), with the source's
+(`models.training.evaluate.alignment_scores`: subwords pooled to space-separated words), with the source's
 </s> left out of the argmax: each target word is linked to one source word. No external aligner.
 
 The loss, per target token whose word has a link: -log(weight on the linked source word's
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import torch
 
-from models.data import pad
-from models.evaluate import token_words
 from models.tokenizers import special_ids
 from models.trace import ModelOutput
+from models.training.data import pad
+from models.training.evaluate import token_words
 
 NO_LINK = -1
 

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Trains every shipped model on a 4-GPU machine, then lists what each run saved.
-# Usage: DATA=path/to/data bash models/train_all.sh   (ONLY="bert transformer-ko-en" trains just those)
+# Usage: DATA=path/to/data bash models/training/train_all.sh   (ONLY="bert transformer-ko-en" trains just those)
 # Each command below is also recorded verbatim in its checkpoint's metrics.json. The shipped
 # checkpoints came from these recipes over several invocations (docs/training.md):
 # the seq2seq models on 2x H200; transformer-ko-en on 1x H100 (four variants sharing it);
-# transformer-en-fr on 4x H100 through models/sweep.sh, which trained variants side by side and kept the
+# transformer-en-fr on 4x H100 through models/training/sweep.sh, which trained variants side by side and kept the
 # best on the validation split; bert on H200s (one GPU of two, then two, then four).
 set -u
 DATA=${DATA:-../shared/data}
-# shellcheck source=models/launch.sh
+# shellcheck source=models/training/launch.sh
 source "$(dirname "$0")/launch.sh"
 ONLY=${ONLY:-all}
 run_fg() {  # run_fg NAME GPU ARGS...: train in the foreground (GPU: one index or a list), log to runs/NAME.log
@@ -49,7 +49,7 @@ run transformer-ko-en 2 transformer --direction ko-en --split-punct --valid-frac
     --eval-every 500 --max-minutes 8 --aux-pairs en-fr --dropout 0.2 --bpe-variants 16 --d-model 192 --n-heads 4 \
     --n-layers 3 --d-ff 768 --vocab 6000 --aux-ratio 10 --space-noise 0.1
 # The four attention models learn with guided alignment toward the shipped Transformer's word alignment
-# (models/guide.py; docs/models-that-teach.md): shipped runs gA-gD (6.5 min; additive 5.6 min alone on one
+# (models/training/guide.py; docs/models-that-teach.md): shipped runs gA-gD (6.5 min; additive 5.6 min alone on one
 # GPU). The no-attention baseline is the first session's recipe, unguided.
 run seq2seq-none 2 seq2seq --attention none --direction en-fr --max-minutes 6 --eval-every 1000
 i=1

@@ -30,15 +30,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import data
-from models.ngram import KneserNeyTrigram
+from models.training import data
+from models.training.ngram import KneserNeyTrigram
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOKENIZER = ROOT / "assets" / "bert" / "tokenizer.json"  # the shipped BERT's WordPiece
 DOC_CORPORA = ("wikitext2-train", "wikitext2-valid", "fiction", "nonfiction", "sotu", "factbook")
 HELD_WHOLE = "wikitext2-valid"  # never trained on: held-out Wikipedia, halves for valid and test
 TATOEBA = "tatoeba"
-SPLIT_FRACS = (0.01, 0.015)  # Tatoeba's valid and test fractions: the translation split's (models.train)
+SPLIT_FRACS = (0.01, 0.015)  # Tatoeba's valid and test fractions: the translation split's (models.training.train)
 
 
 def load_documents(data_dir: Path, seed: int, heldout_frac: float, required: bool = True) -> dict:
@@ -209,7 +209,7 @@ def heldout_eval(model, tok, streams: dict, max_len: int, device="cpu", kn: Knes
         out["trigram_kn"] = perplexities(np.concatenate([a for a, _ in pooled_kn]),
                                          np.concatenate([b for _, b in pooled_kn]), cls, starts)
     out["by_corpus"] = rows
-    # flat copies of the pooled figures, for `models.evaluate`'s comparison with metrics.json
+    # flat copies of the pooled figures, for `models.training.evaluate`'s comparison with metrics.json
     out.update(ppl_token=out["gpt"]["ppl_token"], ppl_word=out["gpt"]["ppl_word"])
     if kn is not None:
         out.update(trigram_ppl_token=out["trigram_kn"]["ppl_token"], trigram_ppl_word=out["trigram_kn"]["ppl_word"])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import torch
 
-from models.data import file_sha256, pad
+from models.training.data import file_sha256, pad
 
 TASKS = ("sentiment", "nli", "pos", "ner", "qa")
 KIND = {"sentiment": "sequence", "nli": "sequence", "pos": "token", "ner": "token", "qa": "span"}

@@ -1,21 +1,21 @@
-"""One model-agnostic trainer for all three architectures, on CPU or CUDA.
+"""Training runs for the four architectures, on CPU or CUDA: data, model and evaluation per task, one Trainer.
 
-    python -m models.train transformer --pair en-fr --data-dir ../shared/data --out runs/transformer-en-fr
-    python -m models.train seq2seq --attention additive --pair en-fr ...
-    python -m models.train bert --data-dir ../shared/data --out runs/bert
-    python -m models.train {transformer,seq2seq,bert} --smoke --out /tmp/smoke   # seconds, on CPU, no corpora needed
-    python -m models.train finetune --task sentiment --init assets/bert --lora 16 ...   # models/finetune.py
+    python -m models.training.train transformer --pair en-fr --data-dir ../shared/data --out runs/transformer-en-fr
+    python -m models.training.train seq2seq --attention additive --pair en-fr ...
+    python -m models.training.train bert --data-dir ../shared/data --out runs/bert
+    python -m models.training.train {transformer,seq2seq,bert} --smoke --out /tmp/smoke   # seconds, on CPU, no corpora needed
+    python -m models.training.train finetune --task sentiment --init assets/bert --lora 16 ...   # models/training/finetune_cli.py
 
-`Trainer` knows nothing about the architectures (minGPT's Trainer): it gets a model whose
-forward(**batch) returns an object with `.loss`, a stream of batches, an LR schedule and an
-evaluation callback. The `setup_*` functions below build those per task. Each run writes
-`log.jsonl` (metrics per step), `snapshots.json` (attention on fixed probe sentences over
-training) and a checkpoint folder whose metrics.json records the exact command, git commit,
+(`python -m models.train ...`, the command every shipped checkpoint records, runs this module.)
+The `setup_*` functions below build, per task, what `models.training.trainer.Trainer` needs (a model
+whose forward(**batch) returns `.loss`, a stream of batches, an LR schedule, an evaluation callback).
+Each run writes `log.jsonl` (metrics per step), `snapshots.json` (attention on fixed probe sentences
+over training) and a checkpoint folder whose metrics.json records the exact command, git commit,
 data file hashes, split seed, wall time, device and final metrics.
 
 Several GPUs of one host (data parallel, each GPU its own batches, gradients averaged):
 
-    torchrun --standalone --nproc_per_node 4 -m models.train bert ...
+    torchrun --standalone --nproc_per_node 4 -m models.training.train bert ...
 """
 from __future__ import annotations
 
@@ -23,283 +23,29 @@ import argparse
 import dataclasses
 import gc
 import json
-import math
 import os
 import platform
 import random
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import torch
 import torch.distributed as dist
 from tokenizers import Tokenizer
-from tqdm import tqdm
 
-from models import checkpoint, data, guide
-from models.data import TEST_FRAC, VALID_FRAC
-from models.evaluate import VALID_DRAW, bert_heldout_eval, bleu_chrf, translate
+from models import checkpoint
 from models.tokenizers import special_ids, train_bpe, train_wordpiece
-from models.trace import COLLAPSED_TOP_WEIGHT, ModelOutput, head_sharpness
+from models.trace import COLLAPSED_TOP_WEIGHT, head_sharpness
+from models.training import data, guide
+from models.training.data import TEST_FRAC, VALID_FRAC
+from models.training.evaluate import VALID_DRAW, bert_heldout_eval, bleu_chrf, translate
+from models.training.trainer import (Bound, RDrop, SplitBatch, Trainer, agree_tokenizer, forever, noam, rank,
+                                     warmup_cosine, with_cooldown)
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "data"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "data"
 STARTED = time.time()  # for --budget-from-start
-
-
-# ============================================================================ the trainer
-
-
-def rank() -> int:
-    """This process's place among data-parallel processes (0 when training alone)."""
-    return dist.get_rank() if dist.is_initialized() else 0
-
-
-@dataclass
-class Trainer:
-    model: torch.nn.Module
-    optimizer: torch.optim.Optimizer
-    lr_at: Callable[[int, float], float]  # (step, progress in [0, 1]) -> learning rate
-    batches: Iterator[dict]
-    evaluate: Callable[[torch.nn.Module], dict]  # -> metrics with a "score" to maximise
-    out: Path
-    device: str = "cpu"
-    max_steps: int = 1000
-    max_minutes: float = 1e9
-    eval_every: int = 500
-    amp: bool = False  # bf16 autocast on CUDA
-    compile: bool = False  # run the training forward/backward through torch.compile (fewer kernel launches)
-    grad_clip: float = 1.0
-    average_last: int = 0  # average the last N evaluated checkpoints (Vaswani et al. 2017, sec. 6.1)
-    snapshot: Callable[[torch.nn.Module], dict] | None = None
-    snapshot_steps: tuple = (0, 25, 50, 100, 200, 400)  # plus every evaluation
-    history: list = field(default_factory=list)
-
-    def run(self) -> dict:
-        """Train until max_steps or max_minutes. Under torchrun, self.model is the DistributedDataParallel
-        wrapper; every process evaluates (identical weights: the others would wait anyway) and only
-        rank 0 writes. The clock behind the time budget and the schedule is agreed among processes
-        every `sync` steps, so all stop at the same step with the same learning rates."""
-        inner = getattr(self.model, "module", self.model)  # what evaluate, snapshot and the state see
-        distributed, lead = dist.is_initialized(), rank() == 0
-        self.out.mkdir(parents=True, exist_ok=True)
-        log = open(self.out / "log.jsonl" if lead else os.devnull, "w")
-        snaps = []
-        best, best_state, recent = None, None, []
-        sync = max(1, min(50, self.max_steps // 10))  # steps between log lines (and clock agreements)
-        t0, step, progress, clock = time.time(), 0, 0.0, 0.0
-        # a fused AdamW can skip a non-finite step on the device (see below)
-        fused = bool(self.optimizer.defaults.get("fused"))
-        skipped = torch.zeros((), device=self.device)
-        bar = tqdm(total=self.max_steps, desc=f"train {type(inner).__name__}", mininterval=2, disable=not lead)
-        # one graph for all batch shapes (dynamic=True); evaluation and the saved state use the plain module
-        forward = torch.compile(self.model, dynamic=True) if self.compile else self.model
-        while step < self.max_steps and progress < 1.0:
-            if self.snapshot and step in self.snapshot_steps:
-                snaps.append({"step": step, **self.snapshot(inner)})
-            self.model.train()
-            lr = self.lr_at(step, progress)
-            for g in self.optimizer.param_groups:
-                g["lr"] = lr
-            batch = {k: v.to(self.device, non_blocking=True) for k, v in next(self.batches).items()}
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.amp and self.device.startswith("cuda")):
-                loss = forward(**batch).loss
-            self.optimizer.zero_grad(set_to_none=True)
-            if not fused and not distributed and not torch.isfinite(loss):  # skipped and logged, never applied
-                log.write(json.dumps({"step": step, "skipped": "non-finite loss"}) + "\n")
-                step += 1
-                continue
-            loss.backward()
-            gnorm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)
-            if fused:
-                # Same skip without a host-device sync per step (which would leave the GPU idle while
-                # Python prepares the next batch): the fused optimizer reads `found_inf` on the device
-                # and leaves parameters, moments and step counts untouched where it is 1.
-                self.optimizer.found_inf = (~torch.isfinite(gnorm)).float()
-                skipped = skipped + self.optimizer.found_inf
-                self.optimizer.step()
-                del self.optimizer.found_inf
-            elif distributed and not torch.isfinite(gnorm):  # averaged gradients: every process agrees
-                log.write(json.dumps({"step": step, "skipped": "non-finite gradient"}) + "\n")
-            else:
-                self.optimizer.step()
-            step += 1
-            elapsed = time.time() - t0
-            if distributed:  # one clock for all: the slowest process's, agreed every `sync` steps
-                if step % sync == 0:
-                    t = torch.tensor([elapsed], dtype=torch.float64, device=self.device)
-                    dist.all_reduce(t, op=dist.ReduceOp.MAX)
-                    clock = t.item()
-                elapsed = clock
-            progress = max(step / self.max_steps, elapsed / 60 / self.max_minutes)
-            bar.update(1)
-            if step % sync == 0 or step == 1:
-                rec = {"step": step, "loss": round(loss.item(), 4), "lr": lr, "grad_norm": round(gnorm.item(), 3),
-                       "seconds": round(elapsed, 1)}
-                if fused and skipped.item():
-                    rec["skipped_nonfinite_total"] = int(skipped.item())
-                log.write(json.dumps(rec) + "\n")
-                bar.set_postfix(loss=rec["loss"])
-            if step % self.eval_every == 0 or step >= self.max_steps or progress >= 1.0:
-                metrics = self.evaluate(inner)
-                rec = {"step": step, "seconds": round(time.time() - t0, 1), "eval": metrics}
-                log.write(json.dumps(rec) + "\n")
-                log.flush()
-                self.history.append(rec)
-                if lead:
-                    tqdm.write(json.dumps(rec))
-                if self.snapshot:
-                    snaps.append({"step": step, **self.snapshot(inner)})
-                state = {k: v.detach().to("cpu", copy=True) for k, v in inner.state_dict().items()}
-                if self.average_last:
-                    recent = (recent + [state])[-self.average_last:]
-                if best is None or metrics["score"] > best["score"]:
-                    best, best_state = dict(metrics, step=step), state
-        bar.close()
-        wall = time.time() - t0
-        if distributed:
-            check_replicas(inner)
-        if self.average_last and len(recent) > 1:
-            avg = checkpoint.average_states(recent)
-            inner.load_state_dict(avg)
-            metrics = self.evaluate(inner)
-            log.write(json.dumps({"step": step, "eval_averaged_last": len(recent), "eval": metrics}) + "\n")
-            if lead:
-                tqdm.write(f"average of last {len(recent)}: {metrics}")
-            if metrics["score"] >= best["score"]:
-                best, best_state = dict(metrics, step=step, averaged=len(recent)), avg
-        inner.load_state_dict(best_state)
-        log.close()
-        if snaps and lead:
-            (self.out / "snapshots.json").write_text(json.dumps(snaps))
-        return {"steps": step, "wall_seconds": round(wall, 1), "best": best}
-
-
-def agree_tokenizer(tok, device: str):
-    """Under torchrun, every process takes rank 0's tokenizer. Training one twice on the same text
-    need not give the same vocabulary (huggingface/tokenizers#1794: WordPiece merges whose counts
-    tie are ordered by hash-map iteration), and processes feeding one model different token ids
-    would train it on noise without any error. Sent as JSON bytes, no pickling."""
-    if not dist.is_initialized():
-        return tok
-    from tokenizers import Tokenizer
-    dev = device if device.startswith("cuda") else "cpu"
-    raw = torch.frombuffer(bytearray(tok.to_str().encode()), dtype=torch.uint8).to(dev)
-    n = torch.tensor([len(raw)], device=dev)
-    dist.broadcast(n, src=0)
-    buf = raw if rank() == 0 else torch.empty(int(n.item()), dtype=torch.uint8, device=dev)
-    dist.broadcast(buf, src=0)
-    return Tokenizer.from_str(bytes(buf.cpu().numpy()).decode())
-
-
-def check_replicas(model: torch.nn.Module):
-    """Data-parallel copies must stay bit-identical (same averaged gradients, same learning rates);
-    a schedule that read each process's own clock would make them drift apart silently."""
-    with torch.no_grad():
-        flat = torch.cat([p.detach().double().flatten() for p in model.parameters()])
-        stats = torch.stack([flat.sum(), flat.abs().sum(), (flat * torch.arange(len(flat), device=flat.device,
-                                                                                  dtype=flat.dtype)).sum()])
-    lo, hi = stats.clone(), stats.clone()
-    dist.all_reduce(lo, op=dist.ReduceOp.MIN)
-    dist.all_reduce(hi, op=dist.ReduceOp.MAX)
-    if not torch.equal(lo, hi):
-        raise RuntimeError(f"data-parallel replicas diverged: {lo.tolist()} vs {hi.tolist()}")
-
-
-def noam(d_model: int, warmup: int, factor: float = 1.0):
-    """lr = factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5) (Vaswani et al. 2017, eq. 3)."""
-    return lambda step, progress: factor * d_model ** -0.5 * min((step + 1) ** -0.5, (step + 1) * warmup ** -1.5)
-
-
-def warmup_cosine(peak: float, warmup: int, floor: float = 0.05):
-    """Linear warmup, then cosine decay over training progress (steps or minutes, whichever ends first)."""
-    def lr(step, progress):
-        if step < warmup:
-            return peak * (step + 1) / warmup
-        return peak * (floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
-    return lr
-
-
-def with_cooldown(lr_at, frac: float):
-    """Scale a schedule linearly down to 0 over the last `frac` of training progress (0: unchanged).
-
-    Runs here end on a time budget, where the inverse-square-root tail is still high; the cooldown
-    anneals it (the "trapezoidal" / warmup-stable-decay schedule). Warmup is untouched."""
-    if frac <= 0:
-        return lr_at
-    return lambda step, progress: lr_at(step, progress) * min(1.0, max(0.0, 1.0 - progress) / frac)
-
-
-class Bound(torch.nn.Module):
-    """The model with keyword arguments fixed for every training call (label smoothing, BERT's
-    labelled-only MLM head), so the Trainer stays model-agnostic. The model is `.m`."""
-
-    def __init__(self, m: torch.nn.Module, **kwargs):
-        super().__init__()
-        self.m, self.kwargs = m, kwargs
-
-    def forward(self, **batch):
-        return self.m(**batch, **self.kwargs)
-
-
-class RDrop(Bound):
-    """R-Drop (Liang et al. 2021): every sentence pair goes through the model twice, under two
-    dropout masks (the batch concatenated with itself: one pass), and the loss adds alpha times the
-    symmetric KL divergence between the two predicted distributions of each target token. Scaled as
-    the paper's fairseq code: both cross-entropies and the KL summed over tokens, divided by the
-    tokens of the doubled batch (so alpha=5 is the paper's translation setting)."""
-
-    def __init__(self, m: torch.nn.Module, alpha: float, **kwargs):
-        super().__init__(m, **kwargs)
-        self.alpha = alpha
-
-    def forward(self, src, tgt_in, tgt_out):
-        out = self.m(torch.cat([src, src]), torch.cat([tgt_in, tgt_in]), torch.cat([tgt_out, tgt_out]), **self.kwargs)
-        lp, lq = out.logits.float().log_softmax(-1).chunk(2)
-        kl = 0.5 * (torch.nn.functional.kl_div(lq, lp, log_target=True, reduction="none").sum(-1)
-                    + torch.nn.functional.kl_div(lp, lq, log_target=True, reduction="none").sum(-1))
-        keep = tgt_out != self.m.config.pad_id
-        return ModelOutput(out.logits, out.loss + self.alpha * kl[keep].sum() / (2 * keep.sum()))
-
-
-class SplitBatch(Bound):
-    """A BERT batch in two parts, each padded to its own longest row: full-length sentence pairs
-    and the short examples (Tatoeba's single sentences are about a tenth of --max-len, and padded
-    with the pairs they would cost a whole row each). The loss is the one of the batch in one
-    piece: MLM cross entropy averaged over all masked tokens of both parts, NSP over all labelled
-    pairs (a part without any, like the singles, adds nothing). `nsp_weight` scales the NSP term
-    (1: the paper's plain sum); a batch in one piece (no short part) works too."""
-
-    def __init__(self, m: torch.nn.Module, nsp_weight: float = 1.0, **kwargs):
-        super().__init__(m, **kwargs)
-        self.nsp_weight = nsp_weight
-
-    def forward(self, **batch):
-        parts = [{k: v for k, v in batch.items() if not k.startswith("short_")},
-                 {k[len("short_"):]: v for k, v in batch.items() if k.startswith("short_")}]
-        mlm_sum = mlm_n = nsp_sum = nsp_n = 0
-        out = None
-        for part in parts:
-            if not part or part["input_ids"].numel() == 0:  # a shape: known on the host, no device sync
-                continue
-            out = self.m(part["input_ids"], part["segment_ids"], mlm_labels=part["mlm_labels"], **self.kwargs)
-            n = (part["mlm_labels"] != -100).sum()
-            mlm_sum = mlm_sum + torch.nan_to_num(out.loss) * n  # the part's mean (0/0 if none) times its count
-            mlm_n = mlm_n + n
-            nsp_sum = nsp_sum + torch.nn.functional.cross_entropy(out.nsp_logits.float(), part["nsp_labels"],
-                                                                  reduction="sum")
-            nsp_n = nsp_n + (part["nsp_labels"] != -100).sum()
-        loss = mlm_sum / mlm_n.clamp(min=1) + self.nsp_weight * nsp_sum / nsp_n.clamp(min=1)
-        return ModelOutput(out.mlm_logits, loss)
-
-
-def forever(make_epoch):
-    epoch = 0
-    while True:
-        yield from make_epoch(epoch)
-        epoch += 1
 
 
 # ============================================================================ translation tasks
@@ -385,7 +131,7 @@ BT_TAG = "<bt>"  # marks a back-translated source (Caswell et al. 2019, tagged b
 
 
 def synthetic_training_pairs(args, held_english: set) -> tuple[list, dict]:
-    """--synthetic-pairs FILE...: back-translated pairs (models/backtranslate.py writes them: real English,
+    """--synthetic-pairs FILE...: back-translated pairs (models/training/backtranslate.py writes them: real English,
     a model's Korean), oriented ko-en, the synthetic source tagged with BT_TAG unless --no-bt-tag, and
     every pair whose English is a held-out sentence dropped. Returns (pairs, metadata)."""
     if not args.synthetic_pairs:
@@ -443,7 +189,7 @@ def setup_translation(args, device):
     tok = agree_tokenizer(translation_tokenizer(args, train, aux, n_aux, synth, n_synth), device)
     V = tok.get_vocab_size()
     sp = special_ids(tok)
-    if args.guide_from:  # guided alignment (models/guide.py): spans of the teacher's linked words ride along
+    if args.guide_from:  # guided alignment (models/training/guide.py): spans of the teacher's linked words ride along
         variants, guide_meta = guided_variants(args, tok, train, device)
         make_batch = guide.guided_batch
     else:
@@ -539,7 +285,7 @@ def setup_translation(args, device):
 
 def guided_variants(args, tok, train, device) -> tuple[list, dict]:
     """--guide-from TEACHER: the training pairs encoded with the span of each target token's linked
-    source word, the links read from the teacher's attention (models/guide.py). Returns ([encoded], meta)."""
+    source word, the links read from the teacher's attention (models/training/guide.py). Returns ([encoded], meta)."""
     if args.arch != "seq2seq" or args.attention == "none":
         raise SystemExit("--guide-from trains a seq2seq model's attention: it needs --attention other than none")
     if args.bpe_dropout or args.space_noise or args.aux_pairs or args.bidir_frac or args.rdrop:
@@ -668,13 +414,13 @@ def setup_bert(args, device):
 
 
 def setup_gpt(args, device):
-    """A decoder-only language model on English text (models.lm_data), read with the shipped BERT's WordPiece
+    """A decoder-only language model on English text (models.training.lm_data), read with the shipped BERT's WordPiece
     tokens; selection by validation perplexity, the test split read once after training (`evaluate(task, "test")`)
     beside a Kneser-Ney trigram counted on the same training tokens."""
     from models.gpt import GPT, GPTConfig
-    from models.lm_data import (TOKENIZER, WindowSampler, encode_splits, files, heldout_eval, load_documents,
-                                training_stream)
-    from models.ngram import KneserNeyTrigram
+    from models.training.lm_data import (TOKENIZER, WindowSampler, encode_splits, files, heldout_eval,
+                                         load_documents, training_stream)
+    from models.training.ngram import KneserNeyTrigram
     t0 = time.time()
     tok = Tokenizer.from_file(str(TOKENIZER))
     docs = load_documents(args.data_dir, args.split_seed, args.heldout_frac, required=not args.smoke)
@@ -733,7 +479,7 @@ def add_korean_data_args(ap):
     ap.add_argument("--main-repeat", type=int, default=1,
                     help="copies of the main corpus's (Tatoeba's) training pairs per epoch, to weigh short everyday pairs")
     ap.add_argument("--synthetic-pairs", nargs="+", default=None,
-                    help="ko-en: back-translated pairs (TSV with columns en, ko; models.backtranslate writes them)")
+                    help="ko-en: back-translated pairs (TSV with columns en, ko; models.training.backtranslate writes them)")
     ap.add_argument("--synthetic-ratio", type=float, default=1e9,
                     help="--synthetic-pairs: synthetic pairs per real training pair in each epoch (default: all)")
     ap.add_argument("--bt-tag", action=argparse.BooleanOptionalAction, default=True,
@@ -820,7 +566,7 @@ def parse(argv=None):
     add_korean_data_args(ap)
     ap.add_argument("--guide-from", type=Path, default=None,
                     help="seq2seq: guided alignment, attention trained toward this translation checkpoint's "
-                         "word alignment (models/guide.py)")
+                         "word alignment (models/training/guide.py)")
     ap.add_argument("--guide-weight", type=float, default=1.0, help="weight of the guided-alignment loss")
     ap.add_argument("--cooldown", type=float, default=None,
                     help="decay the learning rate linearly to 0 over this last fraction of the run (default 0)")
@@ -858,9 +604,9 @@ def parse(argv=None):
 
 
 def main(argv=None):
-    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["finetune"]:  # task heads on BERT: models/finetune.py
-        from models import finetune  # it gets this module's Trainer as an argument: no import back (no cycle)
-        return finetune.main((sys.argv[1:] if argv is None else list(argv))[1:], Trainer, warmup_cosine)
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["finetune"]:  # task heads on BERT
+        from models.training import finetune_cli  # imported here: a plain run never loads the fine-tuning code
+        return finetune_cli.main((sys.argv[1:] if argv is None else list(argv))[1:])
     args = parse(argv)
     torch.manual_seed(args.seed)
     random.seed(args.seed)
@@ -911,15 +657,15 @@ def main(argv=None):
         dist.destroy_process_group()
         if not lead:
             return None
-    # GPT's test split, read once after training on the device that trained (models.evaluate re-reads it on CPU)
+    # GPT's test split, read once after training on the device that trained (models.training.evaluate re-reads it on CPU)
     test = evaluate(Bound(model), "test") if args.arch == "gpt" else None
     model.cpu().float()
     name = {"transformer": f"transformer-{args.direction}", "seq2seq": f"seq2seq-{args.attention}",
             "bert": "bert", "gpt": "gpt"}[args.arch]
     metrics = {
         "name": name, "arch": args.arch,
-        "command": ("python -m models.train " if world == 1 else
-                    f"torchrun --standalone --nproc_per_node {world} -m models.train ")
+        "command": ("python -m models.training.train " if world == 1 else
+                    f"torchrun --standalone --nproc_per_node {world} -m models.training.train ")
                    + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
         "git_commit": args.commit, "seed": args.seed, "smoke": args.smoke,
         "hyperparameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
