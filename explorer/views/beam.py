@@ -17,6 +17,7 @@ from explorer.inference import TranslationResult
 from explorer.views import Downloads, matrix_table, md, notices_md, to_download
 
 
+MAX_BEAM = inf.MAX_BEAM  # the widest beam the tab's slider offers
 BEAM_COLUMNS = ["#", "translation", "log-prob", "score", "tokens"]  # English headers, i18n.localized
 
 
@@ -32,16 +33,30 @@ class BeamChoice:
 
 
 @dataclass(frozen=True)
+class BeamSearch:
+    """What the tab keeps of a search: its arguments, from which another hypothesis's trace is computed
+    (`beam_choice`), and the record of the hypothesis on screen, from which the language switch redraws."""
+    text: str
+    beam: int
+    result: TranslationResult  # hypotheses best first; `result.chosen` is the one whose trace it holds
+
+
+@dataclass(frozen=True)
 class BeamView:
     table: pd.DataFrame  # rank, translation, log-prob, score, tokens
     figure: go.Figure  # lab_figures.beam_figure: scores + prefix tree
     choices: list[tuple[str, int]]  # (label, hypothesis index) for the chooser
-    chosen: BeamChoice  # hypothesis 0 (the best)
+    chosen: BeamChoice  # the hypothesis the record shows (0, the best, after a search)
+    record: BeamSearch
 
 
 def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "en") -> BeamChoice:
     """Recompute the attention trace for hypothesis `chosen` (0 = best) of a beam search."""
-    r = inf.translate(model, text, beam, chosen=chosen)
+    return choice_redraw(inf.translate(model, text, beam, chosen=chosen), lang)
+
+
+def choice_redraw(r: TranslationResult, lang: str = "en") -> BeamChoice:
+    """The chosen hypothesis of a search already run (its record), in `lang`: no model call."""
     a = r.trace.cross
     if a is None:
         p = fg.placeholder(t("view.no_attention_model", lang))
@@ -67,14 +82,19 @@ def beam_choice(text: str, model: str, beam: int, chosen: int = 0, lang: str = "
 def beam_view(text: str, model: str, beam: int = 4, lang: str = "en") -> BeamView:
     """Beam search's ranked hypotheses and the cross attention of the best one."""
     beam = inf.check_int(beam, "Beam size", 2, inf.MAX_BEAM)
-    best = beam_choice(text, model, beam, 0, lang)
-    hyps = best.record.hypotheses
+    return beam_redraw(BeamSearch(text, beam, inf.translate(model, text, beam, chosen=0)), lang)
+
+
+def beam_redraw(record: BeamSearch, lang: str = "en") -> BeamView:
+    """The view of a search already run, on the hypothesis its record shows, in `lang`: no model call."""
+    hyps = record.result.hypotheses
     table = pd.DataFrame([[i + 1, h.text, h.logprob, h.score, " ".join(h.tokens)] for i, h in enumerate(hyps)],
                          columns=BEAM_COLUMNS)
     table = localized(table, lang)
     choices = [(f"#{i + 1}  {h.text}  ({t('col.score', lang)} {h.score:.3f}, {t('col.log-prob', lang)} "
                  f"{h.logprob:.3f})", i) for i, h in enumerate(hyps)]  # ranked by the score
-    return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, best)
+    return BeamView(table, lf.beam_figure(hyps, lab_labels(lang)), choices, choice_redraw(record.result, lang),
+                    record)
 
 
 def translation_models(reg=None) -> list[str]:

@@ -13,6 +13,7 @@ from explorer import figures_inside as fi
 from explorer import i18n
 from explorer.views import Downloads, md, notices_md, to_download
 
+MLM_PROB = bi.MLM_PROB  # the share of tokens chosen for prediction: the tab's default
 MASK_COLUMNS = ["position", "original", "action", "model reads", "probability", "rank", "top-k"]
 
 
@@ -39,7 +40,11 @@ def _params(n: int) -> str:
 
 def bert_inputs_view(text: str, text_b: str = "", positions=64, model: str = "bert", lang: str = "en"
                      ) -> BertInputsView:
-    r = bi.bert_inputs(text, text_b or None, positions, model)
+    return bert_inputs_redraw(bi.bert_inputs(text, text_b or None, positions, model), lang)
+
+
+def bert_inputs_redraw(r: bi.BertInputs, lang: str = "en") -> BertInputsView:
+    """The view of inputs already computed, in `lang` (the language switch: no model call)."""
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     labels = [f"{'AB'[s]}·{tok}" for tok, s in zip(r.tokens, r.segments)]
     sum_fig = fi.stacked_matrices([r.token_emb, r.segment_emb, r.position_emb, r.total, r.normed],
@@ -56,7 +61,11 @@ def bert_inputs_view(text: str, text_b: str = "", positions=64, model: str = "be
 
 
 def masking_view(text: str, seed=0, prob=bi.MLM_PROB, top_k=5, model: str = "bert", lang: str = "en") -> MaskingView:
-    r = bi.masking_demo(text, seed, prob, top_k, model)
+    return masking_redraw(bi.masking_demo(text, seed, prob, top_k, model), lang)
+
+
+def masking_redraw(r: bi.MaskingDemo, lang: str = "en") -> MaskingView:
+    """The view of a masking already drawn and predicted, in `lang` (the language switch: no model call)."""
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     table = pd.DataFrame([[m.index, m.original, t(f"bi.action_{m.action}"), m.shown, m.probability, m.rank,
                            " · ".join(f"{c.token} {c.probability:.3f}" for c in m.top)] for m in r.chosen],

@@ -14,6 +14,7 @@ from explorer.i18n import lab_labels, localized, t
 from explorer.views import Downloads, md, notices_md, to_download
 
 
+EXAMPLES = lab.EXAMPLES  # word -> (model, its sentences): the tab's default and its examples
 CONTEXT_COLUMNS = ["#", "sentence", "tokens of the word", "cosine with static"]  # English headers, i18n.localized
 
 
@@ -30,6 +31,11 @@ def contextual_view(word: str, sentences: str = "", model: str | None = None, la
     """One word in several sentences (one per line): contextual vs static embedding cosines.
     model None or "auto": the model lab.EXAMPLES names for the word, else BERT."""
     r = lab.contextual_similarity(word, sentences, None if model in (None, "", "auto") else model)
+    return contextual_redraw(r, lang)
+
+
+def contextual_redraw(r: lab.ContextualResult, lang: str = "en") -> ContextualView:
+    """The view of a result already computed, in `lang` (the language switch: no model call)."""
     table = pd.DataFrame(zip(range(1, len(r.sentences) + 1), r.sentences,
                              [" ".join(tk[i] for i in p) for tk, p in zip(r.tokens, r.positions)],
                              np.round(r.to_static, 4)), columns=CONTEXT_COLUMNS)

@@ -13,6 +13,7 @@ from explorer import elmo
 from explorer import figures_inside as fi
 from explorer import i18n
 from explorer.inference import UserError
+from explorer.lab import EXAMPLES  # noqa: F401 (the tab's default sentences: word -> (model, sentences))
 from explorer.views import Downloads, notices_md, to_download
 
 LAYER_COLUMNS = ["layer", "weight s_j", "cosine 1·2"]
@@ -43,6 +44,11 @@ def parse_weights(text) -> list[float] | None:
 def elmo_view(word: str, sentences: str = "", weights: str = "", gamma=1.0, normalize: bool = True,
               model: str | None = None, lang: str = "en") -> ElmoView:
     r = elmo.elmo(word, sentences or None, parse_weights(weights), gamma, normalize, model or None)
+    return elmo_redraw(r, lang)
+
+
+def elmo_redraw(r: elmo.ElmoResult, lang: str = "en") -> ElmoView:
+    """The view of a mix already computed, in `lang` (the language switch: no model call)."""
     t = lambda key_, **f: i18n.t(key_, lang, **f)  # noqa: E731
     names = [t("el.embeddings")] + [t("el.layer", j=j) for j in range(1, len(r.layer_names))]
     per_layer = r.layer_similarity[:, 0, 1]

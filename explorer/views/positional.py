@@ -14,6 +14,9 @@ from explorer.i18n import lab_labels, t
 from explorer.views import Downloads, md, to_download
 
 
+MAX_POSITIONS = lab.MAX_POSITIONS  # the longest table the tab's slider asks for
+
+
 @dataclass(frozen=True)
 class PositionalView:
     table: go.Figure  # PE(pos, i) and PE . PE^T
@@ -25,7 +28,11 @@ class PositionalView:
 
 def positional_view(max_len=64, d_model=128, text: str = "", model: str = "transformer-en-fr",
                     lang: str = "en") -> PositionalView:
-    r = lab.positional(max_len, d_model, text, model)
+    return positional_redraw(lab.positional(max_len, d_model, text, model), lang)
+
+
+def positional_redraw(r: lab.PositionalResult, lang: str = "en") -> PositionalView:
+    """The view of a table already computed, in `lang` (the language switch: no model call)."""
     s = r.sentence
     if s is None:
         sent, lead = fg.placeholder(t("pos.no_sentence", lang)), ""
@@ -35,6 +42,7 @@ def positional_view(max_len=64, d_model=128, text: str = "", model: str = "trans
         lead = t("pos.summary", lang, model=md(s.model), d=s.total.shape[1], e=float(s.embedding_norm.mean()),
                  p=float(s.pe_norm.mean()))
     # the table itself is a formula away (and up to 512 x 2048 numbers): the JSON keeps the sentence part
+    max_len, d_model = r.pe.shape
     record = {"max_len": int(max_len), "d_model": int(d_model), "sentence": s}
     return PositionalView(lf.positional_figure(r.pe, r.similarity, lab_labels(lang)), sent, lead,
                           to_download("positional", record, {}), r)

@@ -31,7 +31,11 @@ class ScoreFunctionsView:
 
 def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:
     """The same sentence through every RNN encoder-decoder (lab.compare_score_functions)."""
-    c = lab.compare_score_functions(text)
+    return score_functions_redraw(lab.compare_score_functions(text), lang)
+
+
+def score_functions_redraw(c: lab.ScoreComparison, lang: str = "en") -> ScoreFunctionsView:
+    """The view of a comparison already run, in `lang` (the language switch: no model call)."""
     table = pd.DataFrame([[r.name, r.score, r.translation, None if r.mean_entropy is None else round(r.mean_entropy, 4),
                            round(r.max_entropy, 4)] for r in c.results], columns=SCORE_COLUMNS)
     table = localized(table, lang)

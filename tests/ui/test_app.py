@@ -19,7 +19,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from explorer import inference as inf  # noqa: E402
-from explorer import downloads as dl, figures as fg, i18n, lab  # noqa: E402
+from explorer import downloads as dl, figures as fg, i18n  # noqa: E402
 from explorer import views as vw  # noqa: E402
 from explorer.views import api as api_views, bert as bert_views, models as models_views  # noqa: E402
 from explorer.views import seq2seq as s2s_views, transformer as tr_views  # noqa: E402
@@ -543,13 +543,12 @@ def test_the_language_switch_redraws_the_results_on_screen():
     assert len(drawn) == 9 and _titles(relabeled.values()) == _titles(b_ko[c] for c in drawn) != _titles(
         b_en[c] for c in drawn)
 
-    search = {"text": EN, "model": "transformer-en-fr", "beam": 3}
-    bm_ko = BM.run(EN, "transformer-en-fr", 3, "ko")
-    relabeled, chosen = BM.relabel(search, 1, "ko"), BM.choose(search, 1, "ko")
+    bm_ko, bm_en = BM.run(EN, "transformer-en-fr", 3, "ko"), BM.run(EN, "transformer-en-fr", 3, "en")
+    chosen = BM.choose(bm_en[BM.search], 1, "ko")  # the second hypothesis: its record replaces the search's
+    relabeled = BM.relabel(chosen.pop(BM.search), "ko")
     assert relabeled[BM.choice].value == 1  # still on the hypothesis the user chose
     assert relabeled[BM.translation] == chosen[BM.translation] and relabeled[BM.notice] == chosen[BM.notice]
     assert _titles(relabeled[c] for c in chosen) == _titles(chosen.values())
-    bm_en = BM.run(EN, "transformer-en-fr", 3, "en")
     assert list(relabeled[BM.table].columns) == list(bm_ko[BM.table].columns) != list(bm_en[BM.table].columns)
     assert relabeled[BM.figure].to_json() == bm_ko[BM.figure].to_json() != bm_en[BM.figure].to_json()  # the tree's words
     ro_en, ro_ko = R.run(EN, "bert", 2, "en"), R.run(EN, "bert", 2, "ko")
@@ -574,7 +573,7 @@ def test_the_language_switch_redraws_the_results_on_screen():
     assert list(relabeled[G.steps].columns) == list(g_ko[G.steps].columns) != list(g_en[G.steps].columns)
     assert relabeled[G.steps].equals(g_ko[G.steps])  # the same numbers: redrawn from the record, not rerun
     for relabel, args in ((S.relabel, (None, 1)), (T.relabel, (None, 1, 1)), (B.relabel, (None, 1, 1)),
-                          (BM.relabel, (None, 0)), (R.relabel, (None, 1)), (G.relabel, (None, 1, 1, 5))):
+                          (BM.relabel, (None,)), (R.relabel, (None, 1)), (G.relabel, (None, 1, 1, 5))):
         assert relabel(*args, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
     switch = [handler_name(f.fn) for f in app.demo.fns.values()
               if any(app.demo.blocks.get(b).__class__.__name__ == "Radio" and e == "change" for b, e in f.targets)
@@ -583,8 +582,8 @@ def test_the_language_switch_redraws_the_results_on_screen():
                                      "models.relabel", "positional.relabel", "query_key.relabel", "rollout.relabel",
                                      "scores.relabel", "seq2seq.relabel", "transformer.relabel",
                                      "inside.relabel", "luong.relabel", "choices.relabel", "bert_inputs.relabel",
-                                     "bert_inputs.relabel", "elmo.relabel", "finetune.relabel",
-                                     "gpt.relabel", "syntax.relabel"])  # bert_inputs: its two results
+                                     "elmo.relabel", "finetune.relabel",
+                                     "gpt.relabel", "syntax.relabel"])  # bert_inputs' masking: relabel_mask
 
 
 def _words(values) -> list:
@@ -609,21 +608,20 @@ def _numbers(values) -> list:
     return out
 
 
-def test_the_language_switch_runs_the_views_without_a_record_again():
-    """Score functions, query-key, contextual and positional keep the arguments of their last run
-    (not a record): the switch runs them again in the new language, the same numbers."""
-    cases = [(TABS["scores"], [EN]), (TABS["query_key"], [EN, "bert", 2, 3, 1]),
-             (TABS["contextual"], ["bank", "\n".join(lab.EXAMPLES["bank"][1]), "auto"]),
-             (TABS["positional"], [16, 32, EN, "transformer-en-fr"])]
-    for tab, args in cases:
-        name = handler_name(tab.show)
-        out = uc.keeping_args(tab.show, tab.last)(*args, "en")
-        assert out.pop(tab.last) == args, name  # the State: every argument but the language
-        relabeled, ko = tab.relabel(args, "ko"), tab.show(*args, "ko")
-        assert list(relabeled) == list(ko) == list(out), name
-        assert _words(relabeled.values()) == _words(ko.values()) != _words(out.values()), name
-        assert _numbers(relabeled.values()) == _numbers(ko.values()) and _numbers(ko.values()), name
-        assert tab.relabel(None, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+def test_query_key_redraws_its_record_at_the_switch_without_a_model_run(monkeypatch):
+    """Query-key keeps its record (both views and the typed sentence's plane): the switch redraws it in the new
+    language from the record, with the very numbers of a Korean run, and runs no model."""
+    from explorer import lab, qk_embedding as qe
+    QK = TABS["query_key"]
+    out, ko = QK.show(EN, "bert", 2, 3, 1, "pos", "en"), QK.show(EN, "bert", 2, 3, 1, "pos", "ko")
+    drawn = [QK.figure, QK.table, QK.text_md, QK.embedding, QK.embedding_md]
+    for name in ("query_key", "encode_bert"):
+        monkeypatch.setattr(lab, name, lambda *a, **k: pytest.fail("the switch ran the model"))
+    monkeypatch.setattr(qe, "layers_qk", lambda *a, **k: pytest.fail("the switch ran the model"))
+    relabeled = QK.relabel(out[QK.record], "pos", "ko")
+    assert _words(relabeled[c] for c in drawn) == _words(ko[c] for c in drawn) != _words(out[c] for c in drawn)
+    assert _numbers(relabeled[c] for c in drawn) == _numbers(ko[c] for c in drawn) and _numbers([out[QK.embedding]])
+    assert QK.relabel(None, "pos", "ko") == gr.skip()  # nothing on screen yet: nothing drawn
 
 
 def _computation_firsts(lang: str) -> dict:
@@ -654,7 +652,7 @@ def test_empty_tables_show_their_headers_before_the_first_run():
               i18n.t("beam.table"): BM.run(EN, "transformer-en-fr", 2)[BM.table],
               i18n.t("bert.tokens"): b_en[B.tokens], i18n.t("bert.masks"): b_en[B.masks],
               i18n.t("sf.table"): SF.show(EN, "en")[SF.table],
-              i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "en")[QK.table],
+              i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "kind", "en")[QK.table],
               i18n.t("ctx.table"): CTX.show("bank", "", "bert", "en")[CTX.table]}
     firsts.update({**_computation_firsts("en"), **_finetune_gpt_firsts("en")})
     for label, first in firsts.items():
@@ -671,7 +669,7 @@ def test_empty_tables_show_their_headers_before_the_first_run():
                  i18n.t("beam.table"): BM.run(EN, "transformer-en-fr", 2, "ko")[BM.table],
                  i18n.t("bert.tokens"): b_ko[B.tokens], i18n.t("bert.masks"): b_ko[B.masks],
                  i18n.t("sf.table"): SF.show(EN, "ko")[SF.table],
-                 i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "ko")[QK.table],
+                 i18n.t("qk.table"): QK.show(EN, "bert", 1, 1, 0, "kind", "ko")[QK.table],
                  i18n.t("ctx.table"): CTX.show("bank", "", "bert", "ko")[CTX.table], **_computation_firsts("ko"),
                  **_finetune_gpt_firsts("ko")}
     for t, out in zip(tables, korean):

@@ -141,7 +141,7 @@ def test_beam_view_ranks_hypotheses_and_shows_the_chosen_ones_attention(model):
         assert c.grid.layout.title.text == i18n.t(key, "en", i=i + 1)
         assert (c.mean.layout.title.text == c.grid.layout.title.text) == (model.startswith("seq2seq"))
     # the app's chooser recomputes from the search it stored, not from the textboxes
-    search = {"text": LONG, "model": model, "beam": beam}
+    search = v_beam.BeamSearch(LONG, beam, inf.translate(model, LONG, beam))
     BM = TABS["beam"]
     chosen = BM.choose(search, 1)
     np.testing.assert_array_equal(z(chosen[BM.grid]), inf.translate(model, LONG, beam, chosen=1).trace.cross[0, 0])
@@ -204,12 +204,12 @@ def test_query_key_view_is_lab_query_key_with_one_based_layer_and_head():
     far = v_qk.query_key_view(text, 1, 1, 999, "bert")  # a stale chooser after a shorter text: the last token
     assert far.record.query_index == len(ref.tokens) - 1
     QK = TABS["query_key"]
-    shown = QK.show(text, "bert", 2, 3, 4, "en")[QK.table]  # on screen: 6 decimals, where both columns agree
+    shown = QK.show(text, "bert", 2, 3, 4, "kind", "en")[QK.table]  # on screen: 6 decimals, where both columns agree
     np.testing.assert_array_equal(shown["softmax"], v.table["softmax"].round(6))
     assert (shown["softmax"] - shown["model attention"]).abs().max() <= 1.01e-6
     n_layers = inf.registry().get("bert").config.n_layers
     with pytest.raises(gr.Error, match=f"Layer must be from 1 to {n_layers}"):
-        TABS["query_key"].show(text, "bert", 0, 1, 0, "en")
+        TABS["query_key"].show(text, "bert", 0, 1, 0, "kind", "en")
 
 
 @needs
@@ -257,9 +257,9 @@ def test_rollout_and_query_key_say_when_the_input_has_unknown_tokens():
     assert en.startswith("⚠️") and "Unknown to this model" in en and _hangul(ko) and "[UNK" in ko
     assert en == R.relabel(R.run(text, "bert", None, "ko")[R.record], 1, "en")[R.notice]
     assert R.run("I am a student.", "bert", None, "en")[R.notice] == ""
-    qk = QK.show(text, "bert", 1, 1, 0, "en")[QK.text_md]
+    qk = QK.show(text, "bert", 1, 1, 0, "kind", "en")[QK.text_md]
     assert "⚠️" in qk and "Unknown to this model" in qk
-    assert "⚠️" not in QK.show("I am a student.", "bert", 1, 1, 0, "en")[QK.text_md]
+    assert "⚠️" not in QK.show("I am a student.", "bert", 1, 1, 0, "kind", "en")[QK.text_md]
 
 
 def test_positional_sliders_redraw_however_they_move():
@@ -788,7 +788,7 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: TABS["transformer"].run(EN, "transformer-en-fr", 99, 1, 1, lang), "range"),
     (lambda lang: TABS["transformer"].run(EN, "transformer-en-fr", "two", 1, 1, lang), "whole"),
     (lambda lang: TABS["bert"].fill("bert", "no mask here", "", 5, 1, 1, lang), "no_mask"),
-    (lambda lang: TABS["query_key"].show(LONG, "bert", 99, 1, 0, lang), "range"),  # explorer/views.py
+    (lambda lang: TABS["query_key"].show(LONG, "bert", 99, 1, 0, "kind", lang), "range"),  # explorer/views.py
     (lambda lang: TABS["positional"].show("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/lab.py
     (lambda lang: TABS["positional"].show(16, 63, "", "transformer-en-fr", lang), "odd_d_model"),
     (lambda lang: TABS["contextual"].show("bank", "I sat by the river.", "bert", lang), "word_not_found"),

@@ -137,7 +137,7 @@ def test_beam_tab_shows_the_chosen_hypothesis_probabilities():
     tab = TABS["beam"]
     search = {"text": "The cat is sleeping on my bed.", "model": "transformer-en-fr", "beam": 4}
     best = tab.run(search["text"], search["model"], search["beam"], "en")
-    third = tab.choose(search, 2, "en")
+    third = tab.choose(best[tab.search], 2, "en")  # the kept search's key
     hyps = inf.translate(search["model"], search["text"], 4, chosen=2)
     check_shown(best[tab.confidence], search["model"], inf.translate(search["model"], search["text"], 4))
     check_shown(third[tab.confidence], search["model"], hyps)

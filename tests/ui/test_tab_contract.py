@@ -5,6 +5,7 @@ import ast
 from pathlib import Path
 
 import gradio as gr
+import pytest
 
 from explorer import inference as inf
 from explorer import i18n
@@ -47,3 +48,55 @@ def test_the_minimal_tab_imports_only_views_and_strings():
 def test_the_contract_docstring_points_at_the_example():
     doc = (ROOT / "ui" / "tabs" / "__init__.py").read_text(encoding="utf-8").split('"""')[1]
     assert "ui/tabs/_example.py" in doc and "views.gpt_view(text, lang)" not in doc
+
+
+# ----------------------------------------------------------------------------- every tab of the app
+
+# Tabs whose language switch still runs their view again from its last arguments (ui.components.run_again);
+# each is converted to a kept record by its own change, which then takes it off this list (strict: a tab that
+# redraws without the model while still listed fails, so the list only shrinks).
+RERUNS_ON_SWITCH = {"syntax"}
+
+
+def _app_tabs() -> list[str]:
+    import app  # builds the demo, loading the registry once (shared with the other tests of the session)
+    return list(app.demo.tabs)
+
+
+def _language_redraws(demo, tab: str) -> list:
+    """The events the language switch fires that `tab`'s module registered (page.on_language)."""
+    switch = demo.first_screens.entries[0].inputs[-1]  # every first screen's last input
+    return [f for f in demo.fns.values() if (switch._id, "change") in f.targets and f.fn is not None
+            and getattr(f.fn, "__module__", "") == f"ui.tabs.{tab}"]
+
+
+@pytest.mark.parametrize("tab", [pytest.param(t, marks=pytest.mark.xfail(
+    strict=True, reason="its switch runs its view again")) if t in RERUNS_ON_SWITCH else t for t in _app_tabs()])
+def test_the_language_switch_redraws_every_tab_without_a_model_call(tab, monkeypatch):
+    """Each tab's first screen drawn in English, then every language redraw the tab registered, fed the States
+    that screen left (a record, or its key), in Korean: no torch module runs, and something is drawn. (A tab drawn
+    at build time, as BLEU by length, has no first screen entry: its redraw gets the components as built.)"""
+    import torch
+    from ui.first_screen import default_value
+
+    import app
+    demo = app.demo
+    states = {}
+    for entry in (e for e in demo.first_screens.entries if e.tab == tab):
+        states.update({c: v for c, v in demo.first_screens.compute(entry, "en").items() if isinstance(c, gr.State)})
+    redraws = _language_redraws(demo, tab)
+    assert redraws, f"{tab} registers no language redraw (page.on_language)"
+    calls = []
+    forward = torch.nn.Module.__call__
+
+    def counted(module, *args, **kwargs):
+        calls.append(type(module).__name__)
+        return forward(module, *args, **kwargs)
+    monkeypatch.setattr(torch.nn.Module, "__call__", counted)
+    drawn = []
+    for f in redraws:
+        out = f.fn(*[states.get(c, default_value(c)) for c in f.inputs[:-1]], "ko")
+        if not (isinstance(out, dict) and list(out) == ["__type__"]):  # gr.skip(): nothing to redraw
+            drawn += list(out.values()) if isinstance(out, dict) else [out]
+    assert not calls, f"{tab}'s language switch ran {sorted(set(calls))}"
+    assert drawn, f"{tab}'s language switch drew nothing from its first screen's States"

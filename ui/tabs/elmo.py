@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer import lab
 from explorer.views import elmo as views
-from ui.components import DROPDOWN_MIN_PX, downloads, friendly, keeping_args, run_again
+from ui.components import DROPDOWN_MIN_PX, downloads, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.elmo"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "el.intro")
@@ -19,7 +19,7 @@ class Tab:
             self.word = L(gr.Textbox, "el.word", "bank", max_lines=1)
             self.model = L(gr.Dropdown, "el.model", ["auto"] + reg.names("bert") + reg.names("transformer"),
                            value="auto", min_width=DROPDOWN_MIN_PX)
-        self.sentences = L(gr.Textbox, "el.sentences", "\n".join(lab.EXAMPLES["bank"][1][:2]), lines=3, max_lines=8)
+        self.sentences = L(gr.Textbox, "el.sentences", "\n".join(views.EXAMPLES["bank"][1][:2]), lines=3, max_lines=8)
         with gr.Row():
             self.weights = L(gr.Textbox, "el.weights", "", max_lines=1)
             self.gamma = L(gr.Number, "el.gamma", value=1.0, minimum=0.01)
@@ -30,18 +30,25 @@ class Tab:
         self.vectors = L(gr.Plot, "el.plot_vectors")
         self.table = L.table("el.table", views.LAYER_COLUMNS)
         self.files = downloads(L)
-        self.last = gr.State(None)
+        self.record = self.record_state()  # the last mix's key (explorer.cache)
         inputs = [self.word, self.sentences, self.weights, self.gamma, self.normalize, self.model, page.lang]
         out = [self.summary, self.figure, self.vectors, self.table, self.files]
-        gr.on([self.run_btn.click, self.word.submit, self.weights.submit], keeping_args(self.show, self.last), inputs,
-              out + [self.last], concurrency_id="models", api_visibility="private")
-        self.relabel = run_again(self.show)
-        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
-        page.first_screen(keeping_args(self.show, self.last), inputs, out + [self.last])
+        gr.on([self.run_btn.click, self.word.submit, self.weights.submit], self.show, inputs,
+              out + [self.record], concurrency_id="models", api_visibility="private")
+        page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
+        page.first_screen(self.show, inputs, out + [self.record])
+
+    def _drawn(self, v: views.ElmoView) -> dict:
+        return {self.summary: v.summary, self.figure: v.figure, self.vectors: v.vectors, self.table: v.table,
+                self.files: v.files}
 
     @friendly
     def show(self, word, sentences, weights, gamma, normalize, model, lang="en"):
         v = views.elmo_view(word, sentences, weights, 1.0 if gamma is None else gamma, bool(normalize),
                             None if model in (None, "", "auto") else model, lang)
-        return {self.summary: v.summary, self.figure: v.figure, self.vectors: v.vectors, self.table: v.table,
-                self.files: v.files}
+        return {**self._drawn(v), self.record: self.keep(v.record)}
+
+    @from_record
+    def relabel(self, record, lang="en"):
+        """The last mix in `lang`, from its record (views.elmo_redraw: no model call)."""
+        return self._drawn(views.elmo_redraw(record, lang))

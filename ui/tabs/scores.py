@@ -6,13 +6,14 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.views import scores as views
-from ui.components import downloads, example_clicks, first_is_a_sentence, friendly, keeping_args, run_again
+from ui.components import downloads, example_clicks, first_is_a_sentence, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.scores"
 SCORE_WIDTHS = ["190px", "150px", "500px", "180px", "180px"]  # model, score function, translation, two entropies
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L = page.L
         L(gr.Markdown, "sf.intro")
@@ -24,17 +25,24 @@ class Tab:
         self.table = L.table("sf.table", views.SCORE_COLUMNS, wrap=True, column_widths=SCORE_WIDTHS)
         self.confidence = gr.HTML()  # each model's words shaded by how unsure it is, with a legend
         self.files = downloads(L)
-        self.last = gr.State(None)  # the last run's arguments, for the language switch
+        self.record = self.record_state()  # the last comparison's key (explorer.cache)
         out = [self.figure, self.table, self.confidence, self.notice, self.files]
         for trigger in (self.run_btn.click, self.text.submit) + example_clicks(examples):
-            trigger(keeping_args(self.show, self.last), [self.text, page.lang], out + [self.last],
+            trigger(self.show, [self.text, page.lang], out + [self.record],
                     concurrency_id="models", api_visibility="private", validator=first_is_a_sentence)
-        self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
-        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
-        page.first_screen(keeping_args(self.show, self.last), [self.text, page.lang], out + [self.last])
+        page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
+        page.first_screen(self.show, [self.text, page.lang], out + [self.record])
+
+    def _drawn(self, v: views.ScoreFunctionsView) -> dict:
+        return {self.figure: v.figure, self.table: v.table, self.confidence: v.confidence, self.notice: v.notice,
+                self.files: v.files}
 
     @friendly
     def show(self, text, lang="en"):
         v = views.score_functions_view(text, lang)
-        return {self.figure: v.figure, self.table: v.table, self.confidence: v.confidence, self.notice: v.notice,
-                self.files: v.files}
+        return {**self._drawn(v), self.record: self.keep(v.record)}
+
+    @from_record
+    def relabel(self, record, lang="en"):
+        """The last comparison in `lang`, from its record (views.score_functions_redraw: no model call)."""
+        return self._drawn(views.score_functions_redraw(record, lang))
