@@ -246,6 +246,54 @@ STRINGS: dict[str, dict[str, str]] = {
               "LayerNorm하므로 위의 q와 모든 k_j는 정규화된 벡터이며, 점수는 정규화의 학습되는 스케일(γ)과 편향(β)을 "
               "통해서만 커질 수 있습니다.",
     },
+    # ------------------------------------------------------------------ queries and keys of many sentences
+    "qke.heading": {
+        "en": "### Queries and keys of many sentences\n"
+              "The same head's queries (●) and keys (◆) of a few thousand tokens of held-out sentences in one plane, "
+              "as AttentionViz draws them (Yeh et al. 2023), with your sentence's own queries and keys drawn large "
+              "and named. Layer and head follow the sliders above; the star is the chosen query token.",
+        "ko": "### 여러 문장의 쿼리와 키\n"
+              "학습에 쓰지 않은 문장들의 토큰 수천 개에 대해 같은 헤드의 쿼리(●)와 키(◆)를 한 평면에 그린 것입니다"
+              "(AttentionViz, Yeh et al. 2023). 입력한 문장의 쿼리와 키는 크게, 토큰 이름과 함께 표시됩니다. "
+              "레이어와 헤드는 위 슬라이더를 따르며, 별은 선택한 쿼리 토큰입니다.",
+    },
+    "qke.colour_by": {"en": "Colour the points by", "ko": "점의 색 기준"},
+    "qke.by_kind": {"en": "query or key", "ko": "쿼리 또는 키"},
+    "qke.by_position": {"en": "position in the sentence", "ko": "문장 안의 위치"},
+    "qke.by_pos": {"en": "part of speech", "ko": "품사"},
+    "qke.figure": {"en": "Queries and keys of many sentences", "ko": "여러 문장의 쿼리와 키"},
+    "qke.title": {"en": "Layer {layer}, head {head}: {points:,} queries and {points:,} keys of {sentences} sentences",
+                  "ko": "레이어 {layer}, 헤드 {head}: 문장 {sentences}개의 쿼리 {points:,}개와 키 {points:,}개"},
+    "qke.text": {
+        "en": "Each small mark is one token's query or key in layer {layer}, head {head}, for {points:,} tokens of "
+              "{sentences} sentences of UD English EWT (dev, which the model never trained on), projected by one "
+              "PCA of queries and keys together; the two axes hold {share:.0%} of their variance. Before the PCA "
+              "the keys are moved so that their mean is the queries' mean, and both are scaled to the same mean "
+              "length: neither changes the head's attention (the softmax ignores a number added to every score of "
+              "a query). A query near many keys tends to score them high, but a plane keeps only part of the dot "
+              "product: read it as a map of the head, and the table above for its attention.",
+        "ko": "작은 점 하나는 레이어 {layer}, 헤드 {head}에서 토큰 하나의 쿼리 또는 키입니다. UD English EWT(dev, "
+              "모델이 학습하지 않은 데이터)의 문장 {sentences}개, 토큰 {points:,}개를 쿼리와 키를 함께 넣은 PCA(주성분 "
+              "분석) 하나로 투영했고, 두 축이 분산의 {share:.0%}를 담습니다. PCA 전에 키의 평균이 쿼리의 평균과 같도록 "
+              "키를 옮기고, 둘의 평균 길이가 같도록 크기를 맞춥니다. 둘 다 헤드의 어텐션을 바꾸지 않습니다(한 쿼리의 모든 "
+              "점수에 같은 수를 더해도 소프트맥스는 그대로입니다). 여러 키 가까이 있는 쿼리는 그 키들에 높은 점수를 주는 "
+              "경향이 있지만, 평면은 내적의 일부만 담습니다. 헤드의 지도로 읽고, 어텐션 자체는 위의 표에서 보세요.",
+    },
+    "qke.none": {
+        "en": "No embedding of many sentences was precomputed for **{model}**: it is made for the shipped BERT "
+              "(`python -m scripts.qk_embedding`).",
+        "ko": "**{model}** 모델에는 미리 계산한 여러 문장의 임베딩이 없습니다. 기본 제공 BERT용으로 만들어져 있습니다"
+              "(`python -m scripts.qk_embedding`).",
+    },
+    "qkef.queries": {"en": "queries", "ko": "쿼리"},
+    "qkef.keys": {"en": "keys", "ko": "키"},
+    "qkef.your_queries": {"en": "your sentence: queries", "ko": "입력 문장: 쿼리"},
+    "qkef.your_keys": {"en": "your sentence: keys", "ko": "입력 문장: 키"},
+    "qkef.position": {"en": "position", "ko": "위치"},
+    "qkef.pos": {"en": "part of speech", "ko": "품사"},
+    "qkef.axis": {"en": "PC {n}", "ko": "주성분 {n}"},
+    "qkef.chosen": {"en": "chosen query", "ko": "선택한 쿼리"},
+    "qkef.sentence": {"en": "sentence", "ko": "문장"},
     # ------------------------------------------------------------------ contextual
     "ctx.intro": {
         "en": "A static embedding gives a word one vector whatever the sentence; a contextual model gives it a "
@@ -532,6 +580,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.tokens": {"en": "tokens", "ko": "토큰"},
     "col.position": {"en": "position", "ko": "위치"},
     "col.key token": {"en": "key token", "ko": "키 토큰"},
+    "col.query PC 1": {"en": "query PC 1", "ko": "쿼리 주성분 1"},
+    "col.query PC 2": {"en": "query PC 2", "ko": "쿼리 주성분 2"},
+    "col.key PC 1": {"en": "key PC 1", "ko": "키 주성분 1"},
+    "col.key PC 2": {"en": "key PC 2", "ko": "키 주성분 2"},
     "col.softmax": {"en": "softmax", "ko": "소프트맥스"},
     "col.model attention": {"en": "model attention", "ko": "모델의 어텐션"},
     "col.sentence": {"en": "sentence", "ko": "문장"},
@@ -1478,6 +1530,18 @@ STRINGS: dict[str, dict[str, str]] = {
                                    "bytes for it; not downloading.",
                              "ko": "'{repo}'의 {file}은 {size}바이트로, 이 서버의 한도 {limit}바이트를 넘습니다. "
                                    "내려받지 않습니다."},
+    "err.tokenizer_too_big": {"en": "{path} is {size} bytes, over this server's limit of {limit} bytes for a "
+                                    "tokenizer.json; refusing to read it.",
+                              "ko": "{path}는 {size}바이트로, 이 서버의 tokenizer.json 한도 {limit}바이트를 넘습니다. "
+                                    "읽지 않습니다."},
+    "err.tokenizer_too_many": {"en": "The {what} of {path} has more than {n} entries but the model only {n} "
+                                     "embeddings (config.json's vocab_size); refusing to read it.",
+                               "ko": "{path}의 {what} 항목이 {n}개보다 많지만 모델의 임베딩은 {n}개뿐입니다"
+                                     "(config.json의 vocab_size). 읽지 않습니다."},
+    "err.tokenizer_long_entry": {"en": "Entry {n} of {path}'s vocabulary is {size} bytes long, over this server's "
+                                       "limit of {limit} bytes for one token; refusing to read it.",
+                                 "ko": "{path} 어휘의 {n}번째 항목은 {size}바이트로, 이 서버의 토큰 하나 한도 "
+                                       "{limit}바이트를 넘습니다. 읽지 않습니다."},
 }
 
 # Example inputs per view and language. A model reads the language it was trained on, so

@@ -552,7 +552,7 @@ APP_ANALYSIS = {
     "scores": lambda app, t: (app.tabs["scores"].show, t, "en"),
     "beam": lambda app, t: (app.tabs["beam"].run, t, "transformer-en-fr", 3),
     "rollout": lambda app, t: (app.tabs["rollout"].run, t, "bert", 1),
-    "query_key": lambda app, t: (app.tabs["query_key"].show, t, "bert", 1, 1, 0, "en"),
+    "query_key": lambda app, t: (app.tabs["query_key"].show, t, "bert", 1, 1, 0, "kind", "en"),
     "contextual": lambda app, t: (app.tabs["contextual"].show, "bank", "the bank.\n" + t, "bert", "en"),
     "positional": lambda app, t: (app.tabs["positional"].show, 64, 128, t, "transformer-en-fr", "en"),
 }

@@ -1,5 +1,6 @@
 """Query · key: one query token's scores q·k/√d_k against every key, their softmax, and the model's own
-attention beside it (Vaswani et al. 2017, eq. 1; explorer.views.query_key_view)."""
+attention beside it (Vaswani et al. 2017, eq. 1); under them the head's queries and keys of many sentences in one
+plane with the typed sentence's own (AttentionViz, Yeh et al. 2023). explorer.views.query_key computes both."""
 from __future__ import annotations
 
 import gradio as gr
@@ -8,13 +9,14 @@ from explorer import i18n
 from explorer import inference as inf
 from explorer.views import query_key as views
 from explorer.inference import UserError
-from ui.components import (DROPDOWN_MIN_PX, depth, downloads, first_is_a_sentence, friendly, keeping_args,
-                           layer_head_sliders, run_again, safe_initial, sliders)
+from ui.components import (DROPDOWN_MIN_PX, depth, downloads, first_is_a_sentence, friendly, layer_head_sliders,
+                           safe_initial, sliders)
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.qk"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "qk.intro")
@@ -33,29 +35,51 @@ class Tab:
         self.figure = L(gr.Plot, "qk.figure")
         self.table = L.table("qk.table", views.QK_COLUMNS)
         self.files = downloads(L)
-        self.last = gr.State(None)  # the last run's arguments, for the language switch
-        inputs = [self.text, self.model, self.layer, self.head, self.query, page.lang]
-        out = [self.figure, self.table, self.text_md, self.files, self.query]
-        run = keeping_args(self.show, self.last)
-        gr.on([self.run_btn.click, self.text.submit], run, inputs, out + [self.last], concurrency_id="models",
+        L(gr.Markdown, "qke.heading")
+        self.colour = L(gr.Radio, "qke.colour_by", choices=views.colour_choices("en"), value="kind")
+        self.embedding = L(gr.Plot, "qke.figure")
+        self.embedding_md = gr.Markdown()
+        self.record = self.record_state()  # the last run's key in explorer.cache: the switch redraws it, no model call
+        inputs = [self.text, self.model, self.layer, self.head, self.query, self.colour, page.lang]
+        drawn = [self.figure, self.table, self.text_md, self.files, self.embedding, self.embedding_md]
+        out = drawn + [self.query, self.record]
+        gr.on([self.run_btn.click, self.text.submit], self.show, inputs, out, concurrency_id="models",
               api_visibility="private", validator=first_is_a_sentence)
         for c in (self.query, self.layer, self.head):
-            c.input(run, inputs, out + [self.last], trigger_mode="always_last", concurrency_id="models",
+            c.input(self.show, inputs, out, trigger_mode="always_last", concurrency_id="models",
                     api_visibility="private")
+        self.colour.input(self.recolour, [self.record, self.colour, page.lang], [self.embedding],
+                          trigger_mode="always_last", show_progress="hidden", concurrency_id="models",
+                          api_visibility="private")
         self.model.change(self.model_sliders, self.model, [self.layer, self.head], api_visibility="private")
         for c in (self.text, self.model):
             c.change(self.query_choices, [self.text, self.model, self.query], self.query, trigger_mode="always_last",
                      show_progress="hidden", concurrency_id="models", api_visibility="private")
-        self.relabel = run_again(self.show)  # no record kept: the switch runs it again from its arguments
-        page.on_language(self.relabel, [self.last, page.lang], out, concurrency_id="models")
-        page.first_screen(run, inputs, out + [self.last])
+        page.on_language(self.relabel, [self.record, self.colour, page.lang], drawn + [self.colour],
+                         concurrency_id="models")
+        page.first_screen(self.show, inputs, out)
 
-    @friendly
-    def show(self, text, model, layer, head, query, lang):
-        v = views.query_key_view(text, layer, head, query, model, lang)
+    def _drawn(self, v: views.QueryKeyView) -> dict:
         shown = v.table.round(6)  # on screen: "softmax" and "model attention" agree to these digits (the CSV has all)
         return {self.figure: v.figure, self.table: shown, self.text_md: v.text, self.files: v.files,
-                self.query: gr.Dropdown(choices=v.choices, value=v.record.query_index)}
+                self.embedding: v.embedding, self.embedding_md: v.embedding_text}
+
+    @friendly
+    def show(self, text, model, layer, head, query, colour, lang):
+        v = views.query_key_view(text, layer, head, query, model, lang, colour)
+        return {**self._drawn(v), self.query: gr.Dropdown(choices=v.choices, value=v.record.query_index),
+                self.record: self.keep(v.record)}
+
+    @from_record
+    def relabel(self, record, colour, lang="en"):
+        """The last run in `lang`, from its record (no model call): the figures, table, texts and colour choices."""
+        v = views.query_key_redraw(record, lang, colour)
+        return {**self._drawn(v), self.colour: gr.Radio(choices=views.colour_choices(lang), value=colour)}
+
+    @from_record
+    def recolour(self, record, colour, lang="en"):
+        """The plane of many sentences coloured another way, from the record (no model call)."""
+        return {self.embedding: views.embedding_view(record, lang, colour)[0]}
 
     @friendly
     def model_sliders(self, model):
