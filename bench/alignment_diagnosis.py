@@ -3,7 +3,7 @@ measured on the shipped checkpoints, CPU, no training.
 
     python3 -m bench.alignment_diagnosis --data-dir ../shared/data [--n 400]
 
-1. The hand-aligned check (models/alignment_en_fr.tsv, `models.evaluate.alignment_scores`): hit rate,
+1. The hand-aligned check (models/training/alignment_en_fr.tsv, `models.training.evaluate.alignment_scores`): hit rate,
    hit rate with </s> left out of the argmax, mean weight on </s>.
 2. Mass on </s> on held-out test pairs (teacher-forced on the reference), by source length and by target
    position (first token, middle, last), beside 1/S, what a uniform row would give.

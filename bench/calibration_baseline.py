@@ -2,7 +2,7 @@
 (d_model 256, 3 + 3 layers, 8 heads, d_ff 1024, dropout 0.1, one shared BPE vocabulary of 10k,
 tied embeddings, the warm-up schedule of Vaswani et al. 2017, eq. 3, label smoothing 0.1, bf16 on CUDA), trained for a
 time budget, then greedy BLEU (sacreBLEU) on the split's validation pairs (the first 1,000, as
-models/train.py logs them, and all) and test pairs. It answers whether this repo's recipe (the
+models/training/train.py logs them, and all) and test pairs. It answers whether this repo's recipe (the
 shipped transformer-en-fr) is above the plain model on the same split, or whether the split is
 harder than the one behind the calibration figure ("trained for 8.5 minutes on one H200 already
 reaches about 50 BLEU on such a split"). Not a shipped model: nothing is saved.
@@ -18,7 +18,7 @@ Prints figures and one JSON line; asserts nothing.
 That figure came with the architecture, vocabulary, precision, label smoothing, decoding and time; the rest
 (dropout, warm-up steps, batch size, tied embeddings, lengths) is this script's choice.
 
-On CUDA it turns PyTorch's cuDNN attention backend off, as models/train.py does (that backend builds a
+On CUDA it turns PyTorch's cuDNN attention backend off, as models/training/train.py does (that backend builds a
 plan for every new (batch, length) shape, and length-bucketed batches bring a new shape nearly every
 step), tells nn.Transformer its target mask is causal (else it compares the mask with a causal one,
 a host sync each step) and allows TF32 matmuls. This script's first version had none of the three and

@@ -6,12 +6,12 @@ IBM Models 1 and 2 trained by EM on the same parallel data.
 
 AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|) (Och & Ney 2003, eq. 5) for predicted links A, sure links S and possible
 links P (S ⊆ P), summed over the whole test set before the ratio. Gold: the repo's hand-aligned checks
-(models/alignment_*.tsv, read by `models.evaluate.read_alignment_check`); their format marks no possible links,
+(models/training/alignment_*.tsv, read by `models.training.evaluate.read_alignment_check`); their format marks no possible links,
 so every gold link is sure and P = S.
 
-Attention is read as in the repo's alignment check (`models.evaluate.alignment_scores`): teacher-forced on the
+Attention is read as in the repo's alignment check (`models.training.evaluate.alignment_scores`): teacher-forced on the
 gold target, the cross attention of a layer averaged over heads (the seq2seq model's one attention), subwords
-pooled to space-separated words (`models.evaluate.pool_words`), each target word linked to its most-attended
+pooled to space-separated words (`models.training.evaluate.pool_words`), each target word linked to its most-attended
 source word (`</s>` left out). Two readings of which decoder step belongs to a target word y_t:
 
 - naive: the step that *predicts* y_t (its input is y_{t-1});
@@ -128,7 +128,7 @@ class PassAttention:
 
 @torch.inference_mode()
 def teacher_forced(model, tok, src: str, tgt: str) -> PassAttention | None:
-    """The model's cross attention on `src` with `tgt` forced (as `models.evaluate.alignment_scores` runs it:
+    """The model's cross attention on `src` with `tgt` forced (as `models.training.evaluate.alignment_scores` runs it:
     source + </s>, decoder inputs <s> + target, whose last row predicts </s>); None without attention."""
     sp = special_ids(tok)
     es, et = tok.encode(src, add_special_tokens=False), tok.encode(tgt, add_special_tokens=False)

@@ -6,7 +6,7 @@
 
 Tasks (Devlin et al. 2018, figure 4): "sentiment-analysis" (b), "nli" (a), "pos" and "ner" (d),
 "question-answering" (c). Each is the shipped BERT (assets/bert, shared, loaded once) with the task's
-low-rank adapters and head from assets/finetune/<task>/ (models/finetune.py). The record functions
+low-rank adapters and head from assets/finetune/<task>/ (models/lora.py). The record functions
 (`classify`, `tag`, `answer`) also return the fine-tuned model's attention and, on request, the
 pre-trained model's on the same tokens: the Fine-tuning tab, the CLI and the tests read the same records.
 Errors a user can cause raise explorer.inference.UserError.

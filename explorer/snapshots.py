@@ -1,7 +1,7 @@
 """Attention over training: the cross attention of fixed probe sentences, recorded while
 each translation model trained, as frames for a slider.
 
-`models/train.py` saved, next to every translation checkpoint,
+`models/training/train.py` saved, next to every translation checkpoint,
 
 * `snapshots.json`: [{"step": int, "cross_head_mean": [per probe: [L][T][S] or null]}],
   cross attention averaged over heads, teacher-forced on the probe's reference, rounded

@@ -127,7 +127,8 @@ def render(rows: list[dict]) -> str:
         "",
         "AER (Och & Ney 2003) = 1 − (|A∩S| + |A∩P|) / (|A| + |S|), in percent, lower is better, for predicted "
         "links A, sure gold links S and possible ones P, counted over the whole check. The gold is the repo's "
-        "hand-aligned checks (`models/alignment_en_fr.tsv`, `models/alignment_ko_en.tsv`, the alignment check of "
+        "hand-aligned checks (`models/training/alignment_en_fr.tsv`, `models/training/alignment_ko_en.tsv`, "
+        "the alignment check of "
         "[models-that-teach.md](models-that-teach.md)); their format marks no possible links, so every link is "
         "sure and P = S. " + ", ".join(f"`{c}`: {n} gold links" for c, n in gold.items()) + ".",
         "",

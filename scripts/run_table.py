@@ -4,7 +4,7 @@
     python -m scripts.run_table --check    # exit 1 if docs/runs.md is not what it would write
 
 Reads assets/*/metrics.json (the shipped checkpoints) and docs/training-runs/*/metrics.json (every
-run's record, as models/train.py wrote it) and prints nothing it did not read there: name, arch,
+run's record, as models/training/train.py wrote it) and prints nothing it did not read there: name, arch,
 key settings, wall time, device, validation and test metrics, and the exact command. The output has
 no date or clock, so the same files give the same bytes (tests/scripts/test_run_table.py checks the
 shipped docs/runs.md is current). Needs only the standard library.
