@@ -1,4 +1,4 @@
-"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|export|generate|models`.
+"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|embed|export|generate|models`.
 
 Prints JSON Lines: one object per input on stdout, exactly the record's `.to_json()` (the
 same numbers the app shows), so a batch file can be piped into `jq` or pandas. Errors a
@@ -21,6 +21,7 @@ import torch
 
 from explorer import bertviz_export
 from explorer.choices import next_word_choices
+from explorer.elmo import word_vector
 from explorer.generate import MAX_NEW_TOKENS, generate_stream
 from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
                                 load_registry, nsp, translate)
@@ -37,6 +38,7 @@ output (one JSON object per input, one per line):
               "hypotheses", "chosen", "length_penalty", "notices"}      (null where the model has none)
   fill-mask  {"tokens", "segments", "masks": [{"index", "predictions": [{"token", "probability"}]}],
               "attention": {"enc_self"}, ...}
+  embed      {"model", "word", "sentence", "tokens", "positions", "layer", "n_layers", "vector", "notices"}
   nsp        {"is_next", "not_next", "tokens", "segments", "attention": {"enc_self"}, ...}
   translate --target/--choices  {"model", "forced", "source_tokens", "decoder_input_tokens", "target_tokens",
               "steps": [{"step", "token", "probability", "rank", "top": [{"token", "probability"}]}],
@@ -107,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("nsp", "BERT's next-sentence prediction: does B follow A?", "sentences",
             "SENTENCE_A SENTENCE_B; with --input, each line is A<TAB>B")
     p.add_argument("--model", default="bert", help="a BERT model (default: bert)")
+
+    p = add("embed", "a word's contextual vector in each sentence (its pieces averaged; 배 inside 배가)", "text",
+            "the sentence that contains --word")
+    p.add_argument("--word", required=True, help="the word to read (Korean: the word without its particle, e.g. 배)")
+    p.add_argument("--model", default="bert", help="a BERT or translation model (default: bert; bert-ko for Korean)")
+    p.add_argument("--layer", type=int, default=None, metavar="N",
+                   help="0 = the embeddings, 1..L = a layer's output (default: the last, the model's output)")
 
     p = add("export", "a model's attention in the shapes another tool takes (bertviz's head_view/model_view)",
             "text", "the sentence (for a translation model, the source)")
@@ -301,6 +310,8 @@ def _record(args, reg: Registry, item) -> dict:
                                    args.greedy, args.alternatives, name=args.model, reg=reg):
             if args.stream:
                 _emit({"step": rec.to_json(attention=False)["steps"][-1]})
+    elif args.command == "embed":
+        return word_vector(args.word, item, name=args.model, layer=args.layer, reg=reg).to_json()
     elif args.command == "fill-mask":
         rec = fill_mask(item, top_k=args.top_k, name=args.model, reg=reg)
     else:

@@ -97,6 +97,43 @@ def _layer_vectors(ckpt, word: str, sentence: str):
     return tokens, pos, vecs, notices
 
 
+@dataclass(frozen=True)
+class WordVector:
+    model: str
+    word: str
+    sentence: str
+    tokens: list[str]  # the sentence as the model reads it
+    positions: list[int]  # the word's pieces
+    layer: int  # 0 = the embeddings' output, n_layers = the model's output vectors
+    n_layers: int
+    vector: np.ndarray  # (d_model,) the word's vector at `layer`, the mean over its pieces
+    notices: list[str]
+
+    def to_json(self) -> dict:
+        return {"model": self.model, "word": self.word, "sentence": self.sentence, "tokens": self.tokens,
+                "positions": self.positions, "layer": self.layer, "n_layers": self.n_layers,
+                "vector": [round(float(x), 6) for x in self.vector], "notices": list(self.notices)}
+
+
+@torch.inference_mode()
+def word_vector(word: str, sentence: str, name: str = "bert", layer: int | None = None,
+                reg: Registry | None = None) -> WordVector:
+    """`word`'s contextual vector in `sentence` at `layer` (default the last: the vectors the contextual view
+    compares), its pieces averaged. A Korean word is found inside its eojeol (배 in 배가), and with a
+    syllable-level model only its own pieces count, not the particle's."""
+    reg = reg or registry()
+    word, notices = clean_text(word, "word")
+    sentence, more = clean_text(sentence)
+    ckpt = reg.get(name, ("bert", "transformer"))
+    tokens, pos, vecs, found = _layer_vectors(ckpt, word, sentence)
+    n = len(vecs) - 1
+    layer = n if layer is None else layer
+    if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= n:
+        raise UserError(f"layer must be a whole number from 0 (the embeddings) to {n}.", "layer_range", n=n)
+    return WordVector(name, word, sentence, tokens, pos, layer, n, vecs[layer].astype(np.float32),
+                      notices + more + list(found))
+
+
 def elmo(word: str = "bank", sentences=None, weights=None, gamma: float = 1.0, normalize: bool = True,
          name: str | None = None, reg: Registry | None = None) -> ElmoResult:
     """ELMo_k for `word` in each of `sentences` (a list or one string, a sentence per line; left out, the

@@ -422,13 +422,36 @@ class BertResult:
                 "attention": {"enc_self": self.trace.to_json(decimals, heads)["enc_self"]}, "notices": self.notices}
 
 
+def _hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
+
+
+def glued_ids(tok, enc, a: str, b: str | None = None) -> list[int]:
+    """enc.ids (the encoding of a, or of the pair a, b), where a Korean syllable typed right after [MASK]
+    (`[MASK]가`) reads as the rest of the masked word (`##가`), as the syllable-level bert-ko saw it in
+    pre-training, not as the start of a new word; a tokenizer without such pieces, or a space after [MASK],
+    keeps enc.ids as they are."""
+    ids, mask = list(enc.ids), tok.token_to_id("[MASK]")
+    for i in range(1, len(ids)):
+        seq = enc.sequence_ids[i]
+        if ids[i - 1] != mask or seq is None or enc.sequence_ids[i - 1] != seq:
+            continue
+        (s0, e0), (s1, e1) = enc.offsets[i - 1], enc.offsets[i]
+        ch = (a if seq == 0 else b or "")[s1:s1 + 1]
+        cont = tok.token_to_id("##" + ch) if _hangul(ch) and e0 == s1 and e1 == s1 + 1 else None
+        if cont is not None:
+            ids[i] = cont
+    return ids
+
+
 def _encode_bert(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]):
     tok, max_len = ckpt.tokenizer, ckpt.config.max_len
     enc = tok.encode(a, b) if b is not None else tok.encode(a)
-    ids, segs = list(enc.ids), list(enc.type_ids)
+    ids, segs = glued_ids(tok, enc, a, b), list(enc.type_ids)
     if len(ids) > max_len:
         # keep [CLS] A [SEP] (B [SEP]) shape: crop the longer side, as BERT's truncate_seq_pair does
-        ea, eb = tok.encode(a, add_special_tokens=False).ids, (tok.encode(b, add_special_tokens=False).ids if b else None)
+        ea = glued_ids(tok, tok.encode(a, add_special_tokens=False), a)
+        eb = glued_ids(tok, tok.encode(b, add_special_tokens=False), b) if b else None
         room = max_len - (3 if eb is not None else 2)
         dropped = len(ids) - max_len
         while len(ea) + (len(eb) if eb else 0) > room:
@@ -459,7 +482,8 @@ def _bert_ids(ckpt: Checkpoint, a: str, b: str | None, notices: list[str]) -> tu
     a, b = bert_texts(ckpt.tokenizer, sp, a, b, notices)
     ids, segs = _encode_bert(ckpt, a, b, notices)
     # a BERT trained here read English corpora (metrics.json's data); one brought from the Hub may read any language
-    reading = "en" if (ckpt.metrics or {}).get("arch") == "bert" and "data" in ckpt.metrics else ""
+    reading = (ckpt.metrics.get("language", "en") if (ckpt.metrics or {}).get("arch") == "bert" and "data" in ckpt.metrics
+               else "")
     notices += unknown_notice([i for i in ids if i not in (sp.get("cls"), sp.get("sep"))], sp.get("unk"), "[UNK]",
                               reading)
     return ids, segs, sp

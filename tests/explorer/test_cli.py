@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from explorer import inference
+from explorer import cli
 from explorer.cli import dumps, main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,3 +195,17 @@ def test_module_entry_point():
     rec = strict_loads(line)
     assert rec["translation"] and rec["attention"]["dec_self_scores"][0][0][0][1] is None
     assert proc.stderr == ""
+
+
+def test_embed_reads_the_words_vector_at_a_layer(capsys, tmp_path):
+    from explorer.elmo import word_vector
+    f = tmp_path / "in.txt"
+    f.write_text("I sat on the bank of the river.\nNo such word here.\n", encoding="utf-8")
+    assert cli.main(["embed", "--word", "bank", "--layer", "2", "--input", str(f)]) == cli.EXIT_USER_ERROR
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[0]["layer"] == 2 and out[0]["tokens"][out[0]["positions"][0]] == "bank"
+    same = word_vector("bank", "I sat on the bank of the river.", "bert", 2)
+    assert np.allclose(out[0]["vector"], same.vector, atol=1e-5)
+    assert "does not occur" in out[1]["error"]  # the second line fails alone, with its message
+    assert cli.main(["embed", "--word", "bank", "--layer", "99", "the bank"]) == cli.EXIT_USER_ERROR
+    assert "layer must be" in json.loads(capsys.readouterr().out)["error"]

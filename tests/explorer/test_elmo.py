@@ -65,3 +65,17 @@ def test_the_view_draws_each_layers_vector_and_the_mix(reg):
     assert np.allclose(z[:-1], v.record.layers[0]) and np.allclose(z[-1], v.record.mixed[0])
     assert np.allclose(z[-1], 2.0 * 0.5 * (v.record.layers[0, 11] + v.record.layers[0, 12]))
     assert list(v.table["weight s_j"])[-2:] == [0.5, 0.5]
+
+
+def test_word_vector_is_the_elmo_layer_vector_and_a_sense_check_counts_right():
+    from explorer import senses
+    from explorer.elmo import elmo, word_vector
+    r = elmo("bank", ["I sat on the bank of the river.", "The bank gave me a loan."], name="bert")
+    for j in (0, 5, 12):
+        v = word_vector("bank", "The bank gave me a loan.", "bert", j)
+        assert np.allclose(v.vector, r.layers[1, j], atol=1e-5)
+    # nearest-neighbour check: two tight clusters -> every row finds its own sense; identical vectors -> no one does
+    x = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]])
+    assert senses.nearest_same(x, ["a", "a", "b", "b"]) == [True] * 4
+    assert senses.nearest_same(x, ["a", "b", "a", "b"]) == [False] * 4
+    assert senses.nearest_same(np.ones((4, 2)), ["a", "a", "b", "b"]) == [False] * 4  # a tie is a miss
