@@ -50,6 +50,10 @@ MAX_JSON_BYTES = 50_000_000  # config / index / tokenizer_config files are KB; t
 # each against the longest word WordPiece matches (100 characters, up to 4 bytes each in UTF-8), before parsing.
 MAX_VOCAB_BYTES = 8_000_000
 MAX_VOCAB_ENTRY_BYTES = 400
+# tokenizer.json is parsed whole too (by the tokenizers library): bert-base's is 0.47 MB, multilingual BERT's 2.9 MB.
+# Its bytes are checked first, then its vocabulary's and added tokens' entries are counted against vocab_size by a
+# scan of the raw bytes (no objects built), and each vocabulary entry against MAX_VOCAB_ENTRY_BYTES.
+MAX_TOKENIZER_BYTES = 16_000_000
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$", re.ASCII)
 # One request's attention record holds layers x heads x tokens x tokens floats, tokens up to the model's positions
 # (the input is cut at MAX_CHARS characters, so never more than that): a config alone decided it (a 1.2 MB model
@@ -163,6 +167,67 @@ def check_vocab(vocab_file: Path, vocab_size: int | None = None) -> int:
     return lines
 
 
+# a JSON token: a string (escapes included), a bracket or separator, or a bare literal (number, true, null)
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def check_tokenizer_json(path: Path, vocab_size: int | None = None) -> int:
+    """Sizes of a tokenizer.json checked before the tokenizers library parses it whole: its bytes against
+    `MAX_TOKENIZER_BYTES`, then, scanning the raw bytes without building the JSON's objects, the entries of its
+    model's vocabulary (`model.vocab`: an object for WordPiece and BPE, a list for Unigram) and of its
+    `added_tokens` each against the model's `vocab_size` embeddings (stopping at the first entry past it), and
+    each vocabulary entry against `MAX_VOCAB_ENTRY_BYTES`. Returns the vocabulary's entry count."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_TOKENIZER_BYTES:
+        raise UserError(f"{path} is {size:,} bytes, over this server's limit of {MAX_TOKENIZER_BYTES:,} bytes for a "
+                        "tokenizer.json; refusing to read it.", "tokenizer_too_big", path=str(path),
+                        size=f"{size:,}", limit=f"{MAX_TOKENIZER_BYTES:,}")
+    counts = {("model", "vocab"): 0, ("added_tokens",): 0}
+    stack: list[tuple[str, tuple]] = []  # open containers: (kind "{" or "[", the key path to it)
+    key, after_colon = None, False
+    for m in _JSON_TOKEN.finditer(path.read_bytes()):  # bytes, bounded above: no object tree
+        tok = m.group()
+        where = stack[-1][1] if stack else None
+        if tok == b":":
+            after_colon = True
+            continue
+        counted = where in counts and (stack[-1][0] == "[" or after_colon) and tok not in (b"]", b"}", b",")
+        if counted:
+            counts[where] += 1
+            limit = vocab_size if vocab_size is not None else None
+            if limit is not None and counts[where] > limit:
+                what = "vocabulary (model.vocab)" if where == ("model", "vocab") else "added_tokens"
+                raise UserError(f"The {what} of {path} has more than {limit:,} entries but the model only "
+                                f"{limit:,} embeddings (config.json's vocab_size); refusing to read it.",
+                                "tokenizer_too_many", path=str(path), what=what, n=f"{limit:,}")
+        if tok[:1] == b'"' and stack and stack[-1][0] == "{" and not after_colon:
+            key = tok
+            if where == ("model", "vocab") and len(tok) - 2 > MAX_VOCAB_ENTRY_BYTES:
+                length = len(json.loads(tok).encode("utf-8"))
+                if length > MAX_VOCAB_ENTRY_BYTES:
+                    raise UserError(f"Entry {counts[where] + 1:,} of {path}'s vocabulary is {length:,} bytes long, "
+                                    f"over this server's limit of {MAX_VOCAB_ENTRY_BYTES} bytes for one token; "
+                                    "refusing to read it.", "tokenizer_long_entry", path=str(path),
+                                    n=f"{counts[where] + 1:,}", size=f"{length:,}", limit=MAX_VOCAB_ENTRY_BYTES)
+            continue
+        if tok in (b"{", b"["):
+            parent = stack[-1] if stack else None
+            if parent is None:
+                inner = ()
+            elif parent[0] == "{" and key is not None:
+                inner = parent[1] + (json.loads(key),) if len(parent[1]) < 2 else parent[1] + ("...",)
+            else:
+                inner = parent[1] + ("[]",)
+            stack.append((tok.decode(), inner))
+            key = None
+        elif tok in (b"}", b"]"):
+            if stack:
+                stack.pop()
+        after_colon = False
+    return counts[("model", "vocab")]
+
+
 def _long_entry(vocab_file: Path, line: int, length: int):
     raise UserError(f"Line {line:,} of {vocab_file} is {length:,} bytes long, over this server's limit of "
                     f"{MAX_VOCAB_ENTRY_BYTES} bytes for one token (WordPiece matches words of at most 100 "
@@ -208,8 +273,7 @@ def _set_template(tok: Tokenizer) -> None:
 def _load_tokenizer(folder: Path, hf_config: dict, vocab_size: int | None = None) -> tuple[Tokenizer, str]:
     settings = _read_json(folder / "tokenizer_config.json", "") if (folder / "tokenizer_config.json").is_file() else {}
     if (folder / "tokenizer.json").is_file():
-        if (folder / "tokenizer.json").stat().st_size > MAX_JSON_BYTES:
-            raise UserError(f"{folder / 'tokenizer.json'} is over {MAX_JSON_BYTES} bytes.")
+        check_tokenizer_json(folder / "tokenizer.json", vocab_size)
         try:
             tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
@@ -417,7 +481,8 @@ def load_hub(repo_id: str, max_bytes: int = 500_000_000, revision: str | None = 
         raise UserError(f"The Hub did not report the size of {', '.join(unknown)} in '{repo_id}'; not downloading.",
                         "hub_unknown_size", files=", ".join(unknown), repo=repo_id)
     for name in files:  # a file parsed whole is refused from the listing, before it is downloaded
-        limit = MAX_VOCAB_BYTES if name == "vocab.txt" else MAX_JSON_BYTES if name.endswith(".json") else None
+        limit = {"vocab.txt": MAX_VOCAB_BYTES, "tokenizer.json": MAX_TOKENIZER_BYTES}.get(
+            name, MAX_JSON_BYTES if name.endswith(".json") else None)
         if limit is not None and sizes[name] > limit:
             raise UserError(f"The {name} of '{repo_id}' is {sizes[name]:,} bytes, over this server's limit of "
                             f"{limit:,} bytes for it; not downloading.", "hub_file_too_big", repo=repo_id,

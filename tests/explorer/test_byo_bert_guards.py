@@ -197,3 +197,82 @@ def test_the_vocab_refusals_read_in_korean():
                         ("hub_file_too_big", {"repo": "a/b", "file": "vocab.txt", "size": "9", "limit": "8"})]:
         text = i18n.error_text(UserError("English", key, **fields), "ko")
         assert text != "English" and all(str(v) in text for v in fields.values()), (key, text)
+
+
+# ----------------------------------------------------------------------------- tokenizer.json sizes, before parsing
+
+
+def tokenizer_folder(tmp_path, vocab, vocab_size):
+    """config.json and a tokenizer.json as the tokenizers library writes it (a WordPiece over `vocab`)."""
+    (tmp_path / "config.json").write_text(json.dumps({**BASE, "vocab_size": vocab_size}))
+    (tmp_path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    byo_bert.wordpiece_from_vocab(tmp_path / "vocab.txt").save(str(tmp_path / "tokenizer.json"))
+    (tmp_path / "vocab.txt").unlink()
+    return tmp_path / "tokenizer.json"
+
+
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def test_a_tokenizer_json_s_entries_are_counted_as_the_library_reads_them(tmp_path):
+    vocab = SPECIALS + [f"tok{i}" for i in range(3000)] + ["한국어", 'quote"d', "back\\slash", "{", "[", ":"]
+    path = tokenizer_folder(tmp_path, vocab, len(vocab))
+    parsed = Tokenizer.from_file(str(path)).get_vocab_size()
+    assert byo_bert.check_tokenizer_json(path, len(vocab)) == len(vocab) == parsed
+    with pytest.raises(UserError, match=rf"vocabulary \(model\.vocab\) of .*tokenizer\.json has more than "
+                                        rf"{len(vocab) - 1:,} entries"):
+        byo_bert.check_tokenizer_json(path, len(vocab) - 1)
+
+
+def test_a_tokenizer_json_over_the_byte_limit_is_refused_unread(tmp_path):
+    import tracemalloc
+
+    (tmp_path / "config.json").write_text(json.dumps(BASE))
+    with open(tmp_path / "tokenizer.json", "wb") as f:
+        f.truncate(50_000_000)  # under the old 50 MB cap, parsed whole before
+    tracemalloc.start()
+    try:
+        with pytest.raises(UserError, match=r"tokenizer\.json is 50,000,000 bytes, over this server's limit of "
+                                            r"16,000,000 bytes") as refused:
+            load_local(tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000 and refused.value.key == "tokenizer_too_big", peak
+
+
+def test_a_tokenizer_json_with_more_entries_than_embeddings_is_refused_before_parsing(tmp_path, monkeypatch):
+    vocab = SPECIALS + ["a", "b", "c"]
+    tokenizer_folder(tmp_path, vocab, 7)
+    monkeypatch.setattr(byo_bert, "Tokenizer", None)  # parsing would fail on this: the check comes first
+    with pytest.raises(UserError, match=r"has more than 7 entries but the model only 7 embeddings") as refused:
+        load_local(tmp_path)
+    assert refused.value.key == "tokenizer_too_many"
+
+
+def test_a_tokenizer_json_s_added_tokens_and_long_entries_are_checked(tmp_path):
+    path = tokenizer_folder(tmp_path, SPECIALS + ["a"], 6)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["added_tokens"] = data["added_tokens"] * 3  # 15 entries
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(UserError, match=r"added_tokens of .* more than 6 entries"):
+        byo_bert.check_tokenizer_json(path, 6)
+    data = json.loads(tokenizer_folder(tmp_path, SPECIALS + ["a"], 6).read_text(encoding="utf-8"))
+    data["model"]["vocab"]["가" * 134] = 6  # 402 bytes of UTF-8
+    path.write_text(json.dumps(data), encoding="utf-8")  # ensure_ascii: 804 bytes as \\u escapes in the file
+    with pytest.raises(UserError, match=r"Entry 7 of .*vocabulary is 402 bytes long, over .* 400 bytes"):
+        byo_bert.check_tokenizer_json(path, 10)
+    del data["model"]["vocab"]["가" * 134]
+    data["model"]["vocab"]["가" * 133] = 6  # 399 bytes: accepted
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert byo_bert.check_tokenizer_json(path, 10) == 7
+
+
+def test_the_tokenizer_json_refusals_read_in_korean():
+    from explorer import i18n
+
+    for key, fields in [("tokenizer_too_big", {"path": "v/tokenizer.json", "size": "9", "limit": "8"}),
+                        ("tokenizer_too_many", {"path": "v/tokenizer.json", "what": "added_tokens", "n": "7"}),
+                        ("tokenizer_long_entry", {"path": "v/tokenizer.json", "n": "3", "size": "401", "limit": 400})]:
+        text = i18n.error_text(UserError("English", key, **fields), "ko")
+        assert text != "English" and all(str(v) in text for v in fields.values()), (key, text)
