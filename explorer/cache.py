@@ -232,16 +232,18 @@ def _expire_loop() -> None:
                 continue
             dropped |= cache.stats["expired"] > before
         if dropped:
-            _trim_heap()
+            trim_heap()
 
 
-def _trim_heap() -> None:
-    """Hand freed heap pages back to the system (glibc's malloc_trim): the arrays of a dropped record are many
-    allocations below malloc's mmap threshold, whose pages glibc otherwise keeps (bench/sessions.py measures it)."""
+def trim_heap() -> bool:
+    """Hand freed heap pages back to the system (glibc's malloc_trim): the arrays of a dropped record, or a dropped
+    result's JSON, are many allocations below malloc's mmap threshold, whose pages glibc otherwise keeps for reuse
+    (bench/sessions.py, bench/hostile.py measure it). True when something was handed back; False also where the C
+    library is not glibc (macOS, musl: nothing to do)."""
     try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to do
-        pass
+        return bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
+    except (OSError, AttributeError):
+        return False
 
 
 _RECORDS: RecordCache | None = None

@@ -1,6 +1,6 @@
 """Request limits for a public Space: an ASGI layer in front of Gradio's routes, and the queue's settings.
 
-Wiring (two lines in app.py; see issue 31 and docs/reliability.md):
+Wiring (two lines in app.py; docs/reliability.md says what each limit holds, with its figures):
 
     demo = build_demo()
     apply_limits(demo)                                   # queue size, concurrency, fair order
@@ -26,7 +26,7 @@ The layer also drops a page's heavy event once its page has had no /queue/data s
 `Limits.unheard_s` (10 s): a client that joins and never listens (Gradio itself drops the events of a stream that
 closes, not of one never opened), so nobody's run trains for no one (tests/e2e/test_unheard.py).
 
-`apply_limits` also makes Gradio's per-session state lean (`lean_sessions`: no copy of every block's config
+`apply_limits` also makes Gradio's per-session state lean (`ui.gradio_patches.lean_sessions`: no copy of every block's config
 for each new session, 0.74 MiB and 24 ms each in this app, nor of every output's last value, ~3.5 MiB for a
 256-token /fill_mask call). What it does to the queue: `max_size` (Gradio answers
 503 "busy" past it), the default concurrency limit, and a fair order, round robin on two levels: by client address (the
@@ -35,8 +35,10 @@ own). A new event waits behind at most one event of each other address, so one a
 of one session, or 48 of 48 fresh sessions) delays another visitor by about one event, and a class of 40 behind one
 address shares that address's turns in rounds; among events of the same rank, a cheap event (by Gradio's average time of its function)
 goes before expensive ones, each of which lets cheap ones go first for at most `Limits.max_skipped_s` (5 s) of
-their average time (tests/e2e/test_cheap_first.py). It reaches into `demo._queue.event_queue_per_concurrency_id`, a
-Gradio 6.31 internal: tests/e2e/test_limits.py pins the behaviour over real HTTP.
+their average time (tests/e2e/test_cheap_first.py). Everything here that reaches into Gradio's internals (the
+sessions, the queue's order, its waiting events and undelivered messages) is in ui/gradio_patches.py, each piece
+checked against the installed Gradio by tests/ui/test_gradio_patches.py; tests/e2e/test_limits.py pins the behaviour
+over real HTTP.
 
 Messages follow the visitor's Accept-Language (Korean or English), from explorer.i18n ("limit.*").
 """
@@ -53,14 +55,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
-from gradio.server_messages import ProcessCompletedMessage
-
 from explorer import i18n
+from explorer.cache import trim_heap
+from ui.gradio_patches import (ADDRESS, KEY, Dropped, check_gradio_version, dropped_result, end_event, fair_order,
+                               forget_finished_sessions, is_result, lean_sessions, pending_messages, queue_of,
+                               queued_events, session_of, take_messages, waiting_messages)
 
 API = "/gradio_api/"
 log = logging.getLogger(__name__)
-KEY = "attn_explorer.limits_key"  # the scope entry where the layer leaves a request's session for the fair order
-ADDRESS = "attn_explorer.limits_address"  # ... and its client address (`RequestLimits._address`)
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,8 @@ class Limits:
     # waiting events of a stream that closes, but not those of a client that never opened one).
     unheard_s: float = 10.0
     # A result (a page's or a plain /call/ caller's) nobody has read this long after it was ready is replaced by a
-    # short error: 30 unread /generate results held +854 MiB for minutes (issue 46). Gradio keeps them until 2,000
-    # newer sessions push them out.
+    # short error: 30 unread /generate results held +854 MiB for minutes (bench/hostile.py's unread). Gradio keeps
+    # them until 2,000 newer sessions push them out.
     undelivered_s: float = 30.0
     log_every_s: float = 10.0  # a closed stream's error: one log line at most this often, with the count since
 
@@ -131,71 +133,12 @@ def apply_limits(demo, limits: Limits = LIMITS):
     the fair order (round robin by address, then by session: `FairList`) of every concurrency group. Returns demo."""
     # api_open=False: a queued event is not callable on /gradio_api/run/<name> (past the queue and its caps), as
     # Gradio already does on a Space; the page's own unqueued events (queue=False) still are
+    check_gradio_version()  # a warning in the log when the installed Gradio is not the one the patches fit
     demo.queue(max_size=limits.queue_max_size, default_concurrency_limit=limits.concurrency, api_open=False)
     lean_sessions()
-    queue = demo._queue
-    queue._attn_limits = limits
-    make = queue.create_event_queue_for_fn
-
-    def create_event_queue_for_fn(block_fn):
-        make(block_fn)
-        _make_fair(queue.event_queue_per_concurrency_id[block_fn.concurrency_id], queue)
-
-    queue.create_event_queue_for_fn = create_event_queue_for_fn
-    for eq in queue.event_queue_per_concurrency_id.values():
-        _make_fair(eq, queue)
+    fair_order(demo, limits)
     demo._attn_limits = limits
     return demo
-
-
-class _NoBlocks:
-    """What SessionState.__init__ reads of a Blocks, without its blocks: its config copy is made, not every block's."""
-
-    blocks: dict = {}
-
-    def __init__(self, blocks):
-        self.default_config = blocks.default_config
-
-
-def lean_sessions() -> None:
-    """Gradio 6.31 makes every new session (every page, and every plain API call: each is its own session) a copy
-    of every block's config, kept in its SessionState for deep links until 10,000 sessions push it out: in this app
-    of 490 blocks, 0.74 MiB (traced) and 24 ms a session; and it writes every input's and output's last value into
-    that copy: a 256-token /fill_mask call left its plots' JSON there (~3.5 MiB a call). Here the copies are made
-    when a deep link asks for them (`SessionState.components`), with the components' updates as before, but the
-    last values are not kept: the app has no deep-link button (gr.DeepLinkButton), so a deep link shows the
-    components as they were served. Process-wide, once; tests/ui/test_lean_sessions.py."""
-    from gradio import state_holder
-
-    cls = state_holder.SessionState
-    if getattr(cls, "_attn_lean", False):
-        return
-    init, components = cls.__init__, cls.components
-
-    def __init__(self, blocks):
-        init(self, _NoBlocks(blocks))
-        self._attn_ids = blocks.blocks  # the app's blocks (the dict itself: no copy)
-
-    def lean_components(self):
-        ids = getattr(self, "_attn_ids", None)
-        if ids is None:
-            yield from components.fget(self)
-            return
-        made = self.config_values
-        for k, v in self.blocks_config.blocks.items():
-            if k in ids:
-                config = made[k] if k in made else self.blocks_config.config_for_block(k, [], v)
-                if config:
-                    yield config
-        for k, config in list(made.items()):
-            if k not in ids and config:
-                yield config
-
-    def no_value(self, key, value):  # the last value of a component, for a deep link only
-        return None
-
-    cls.__init__, cls.components, cls._update_value_in_config = __init__, property(lean_components), no_value
-    cls._attn_lean, cls._attn_original = True, (init, components)
 
 
 def launch_kwargs(limits: Limits = LIMITS) -> dict:
@@ -205,104 +148,6 @@ def launch_kwargs(limits: Limits = LIMITS) -> dict:
 
     return {"max_file_size": limits.max_upload_bytes, "enable_monitoring": False,  # /monitoring logs its key's URL
             "app_kwargs": {"middleware": [Middleware(RequestLimits, limits=limits)]}}
-
-
-# ----------------------------------------------------------------------------- fair order
-
-
-def fair_key(event) -> tuple[str, str]:
-    """The units of fairness of a queued Gradio event: (its client address, its session), as the layer left them on
-    its request (a plain-HTTP call's session is its address); without the layer, the peer's address and the event's
-    session hash."""
-    request = getattr(event, "request", None)
-    scope = getattr(request, "scope", None) or {}
-    key = scope.get(KEY) or event.session_hash
-    client = scope.get("client")
-    return scope.get(ADDRESS) or (client[0] if client else key), key
-
-
-class FairList(list):
-    """A queue (list of events) whose `append` inserts round robin on two levels: by client address (`fair_key`'s
-    first part: the n-th waiting event of an address goes before every other address's (n+1)-th), and within an
-    address's line by session (the n-th waiting event of a session before every other session's (n+1)-th of that
-    address). So fresh sessions from one address hold one place per round, not one each, and a class behind one
-    address still shares its line fairly. Among events of the same rank, a cheap one (its function's average time,
-    `cost`, `limits.cheap_ratio` times below a waiting one's) goes before the expensive ones, each of which lets cheap
-    ones go first until their average times add up to `limits.max_skipped_s`. Gradio takes `queue[0]` next and
-    removes by value. Pinned over the queue object and over HTTP by tests/ui/test_hostile_http.py."""
-
-    def __init__(self, events=(), cost=None, limits: Limits | None = None):
-        super().__init__(events)
-        self.cost, self.limits = cost, limits or LIMITS
-
-    def append(self, event) -> None:
-        self._settle()
-        address = fair_key(event)[0]
-        slots = [i for i, e in enumerate(self) if fair_key(e)[0] == address]
-        line = [self[i] for i in slots]
-        at = self._place(line, event, lambda e: fair_key(e)[1], cheap=True)
-        if at == len(line):  # the end of its address's line: its place among the other addresses' events
-            self.insert(self._place(self, event, lambda e: fair_key(e)[0], cheap=True), event)
-            return
-        # inside its address's line: the line's events from there on each move one round later (their slots are
-        # the address's places in the rounds), and the last one to the end of the next round
-        line.insert(at, event)
-        for i, e in zip(slots, line):
-            self[i] = e
-        last = line[-1]
-        self.insert(self._place(self, last, lambda e: fair_key(e)[0], cheap=False), last)
-
-    def _settle(self) -> None:
-        """Puts the waiting events back in rounds: Gradio takes the head (its address's events each move one round
-        earlier) and drops events from anywhere, which left alone would let an address have several events ahead
-        of another's n-th (3 more in a random walk of appends and takes). A stable sort by rank, within each
-        address's line by session and then over the queue by address, so the order within a round is kept (cheap
-        first included)."""
-        lines = {}
-        for e in self:
-            lines.setdefault(fair_key(e)[0], []).append(e)
-        settled = {a: iter(_by_rank(line, lambda e: fair_key(e)[1])) for a, line in lines.items()}
-        self[:] = _by_rank([next(settled[fair_key(e)[0]]) for e in self], lambda e: fair_key(e)[0])
-
-    def _place(self, events, event, unit, cheap: bool) -> int:
-        """Where `event` goes in `events` (in round-robin order by `unit`): before the first event of a later round
-        than its own, or of its round if it is cheap next to that one."""
-        mine_unit = unit(event)
-        rank = 1 + sum(unit(e) == mine_unit for e in events)
-        mine = self.cost(event) if cheap and self.cost else None
-        seen = Counter()
-        for i, e in enumerate(events):
-            k = unit(e)
-            seen[k] += 1
-            if seen[k] > rank or (seen[k] == rank and self._goes_before(mine, e)):
-                return i
-        return len(events)
-
-    def _goes_before(self, mine: float | None, waiting) -> bool:
-        theirs = self.cost(waiting) if mine else None
-        skipped = getattr(waiting, "_attn_skipped_s", 0.0)
-        if not theirs or theirs < mine * self.limits.cheap_ratio or skipped + mine > self.limits.max_skipped_s:
-            return False
-        waiting._attn_skipped_s = skipped + mine
-        return True
-
-
-def _by_rank(events, unit) -> list:
-    """`events` stably sorted by each one's rank among those of its `unit` (1 for its first, 2 for its second, ...)."""
-    seen = Counter()
-    ranked = []
-    for i, e in enumerate(events):
-        seen[unit(e)] += 1
-        ranked.append((seen[unit(e)], i, e))
-    return [e for _, _, e in sorted(ranked, key=lambda r: r[:2])]
-
-
-def _make_fair(event_queue, queue=None) -> None:
-    if not isinstance(event_queue.queue, FairList):
-        times = getattr(queue, "process_time_per_fn", None)
-        cost = None if times is None else (
-            lambda e: times[e.fn].avg_time if e.fn in times and times[e.fn].count else None)
-        event_queue.queue = FairList(event_queue.queue, cost, getattr(queue, "_attn_limits", None))
 
 
 # ----------------------------------------------------------------------------- the ASGI layer
@@ -364,6 +209,7 @@ class _State:
     heard: dict = field(default_factory=dict)  # session hash -> when one of its streams last opened or closed
     dropped: int = 0  # page events dropped because nobody listened (`RequestLimits._drop_unheard`)
     undelivered: int = 0  # results nobody read, replaced by an error (`RequestLimits._drop_undelivered`)
+    trims: int = 0  # heap trims after drops (`RequestLimits._trim`)
     sessions: dict = field(default_factory=dict)  # session hash -> its first join's language (a dropped result's)
     pages: dict = field(default_factory=dict)  # cache key -> (when, headers, body) of the page and /config
     seen: dict = field(default_factory=dict)  # id(message) -> (message, when first seen waiting)
@@ -393,10 +239,6 @@ def _closed(path: str, route: str | None, method: str) -> bool:
         return False
     route = route.rstrip("/")
     return route in ("deep_link", "upload_progress") or (route == "upload" and method not in ("GET", "HEAD", "OPTIONS"))
-
-
-class _Dropped(ProcessCompletedMessage):
-    """The short error left in place of a result nobody read (`RequestLimits._drop_undelivered`)."""
 
 
 def _not_finite(text: str):
@@ -632,12 +474,10 @@ class RequestLimits:
 
     def _live_tickets(self, scope, now: float) -> list:
         """The admitted heavy joins whose event still waits or runs (or whose join is still being handled)."""
-        app = scope.get("app")
-        queue = getattr(app.get_blocks(), "_queue", None) if app is not None else None
+        queue = self._queue(scope)
         if queue is None:
             return []
-        ids = {e._id for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
-        ids |= {e._id for job in queue.active_jobs if job for e in job}
+        ids = set(queued_events(queue))
         live = [t for t in self.state.tickets
                 if (t.event_id in ids) or (t.event_id is None and now - t.since < 60)]
         return live[-self.limits.max_keys:]
@@ -716,17 +556,14 @@ class RequestLimits:
         if parts[:2] == ["queue", "data"]:
             session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [""])[0]
         elif parts[:1] == ["call"] and len(parts) == (4 if parts[1] == "v2" else 3):
-            event_id = parts[-1]
             queue = self._queue(scope)
             if queue is None:
                 return None
-            event = queue.event_ids_to_events.get(event_id)
-            session = event.session_hash if event is not None else next(
-                (s for s, ids in queue.pending_event_ids_session.items() if event_id in ids), event_id)
+            session = session_of(queue, parts[-1])
         else:
             return None
         queue = self._queue(scope)
-        if queue is not None and session not in queue.pending_messages_per_session:
+        if queue is not None and session not in pending_messages(queue):
             raise Refused(404, "no_session")
         return session
 
@@ -734,7 +571,7 @@ class RequestLimits:
     def _queue(scope):
         app = scope.get("app")
         blocks = app.get_blocks() if app is not None and hasattr(app, "get_blocks") else None
-        return getattr(blocks, "_queue", None)
+        return queue_of(blocks)
 
     async def _listen(self, scope, receive, send, session: str):
         """A result stream: counted open while it lasts; an error inside it once it has started (a client that
@@ -777,19 +614,28 @@ class RequestLimits:
         while True:
             await asyncio.sleep(min(1.0, limits.unheard_s / 4, limits.undelivered_s / 4))
             try:
-                queue = app.get_blocks()._queue
+                queue = queue_of(app.get_blocks())
+                before = self.state.dropped + self.state.undelivered
                 await self._drop_unheard(queue)
                 self._drop_undelivered(queue)
+                if self.state.dropped + self.state.undelivered > before:
+                    await self._trim()
             except Exception as e:  # noqa: BLE001 - a Gradio internal changed shape: the next round tries again
                 self._note(f"the limits' sweep failed: {type(e).__name__}: {e}")
+
+    async def _trim(self) -> None:
+        """After a drop, the freed pages back to the system (`explorer.cache.trim_heap`, in a worker thread: it
+        walks the heap): glibc kept the dropped results' pages, so 30 unread /generate results still held their
+        resident memory a minute after they were dropped (bench/hostile.py's `unread`)."""
+        self.state.trims += 1
+        await asyncio.to_thread(trim_heap)
 
     async def _drop_unheard(self, queue) -> None:
         """A page's heavy event (waiting, or running: a live-training generator stops at its next step) whose
         session has had no /queue/data stream open for `unheard_s` is dropped, and an error is left for it should
         the page come back. Gradio drops the waiting events of a stream that closes itself; this covers a client
         that joins and never listens (its runs would still train)."""
-        events = {e._id: e for q in queue.event_queue_per_concurrency_id.values() for e in q.queue}
-        events.update({e._id: e for job in queue.active_jobs if job for e in job})
+        events = queued_events(queue)
         now, state = time.monotonic(), self.state
         for t in list(state.tickets):
             event = events.get(t.event_id)
@@ -798,9 +644,7 @@ class RequestLimits:
             if now - max(t.since, state.heard.get(t.page, 0.0)) < self.limits.unheard_s:
                 continue
             text = i18n.t("limit.unheard", t.lang, s=f"{self.limits.unheard_s:g}")
-            queue.send_message(event, ProcessCompletedMessage(output={"error": text, "visible": True},
-                                                              success=False))
-            await queue.clean_events(event_id=t.event_id)
+            await end_event(queue, event, text)
             if t in state.tickets:
                 state.tickets.remove(t)
             state.dropped += 1
@@ -808,40 +652,36 @@ class RequestLimits:
     def _drop_undelivered(self, queue) -> None:
         """Messages waiting in a session's queue (Gradio's `pending_messages_per_session`: results, progress,
         estimates) for `undelivered_s` since this sweep first saw them are taken out; a result is replaced by a
-        short error (`_Dropped`) that a reader coming later is given. Gradio itself keeps them until 2,000 newer
-        sessions push the session out (30 unread /generate results held +854 MiB). Then the sessions Gradio pushed
-        out that still list event ids, none of them waiting or running, are forgotten."""
+        short error (`ui.gradio_patches.Dropped`) that a reader coming later is given. Gradio itself keeps them until
+        2,000 newer sessions push the session out (30 unread /generate results held +854 MiB). Then the sessions
+        Gradio pushed out that still list event ids, none of them waiting or running, are forgotten."""
         now, limit, state = time.monotonic(), self.limits.undelivered_s, self.state
         seen, fresh = state.seen, {}
-        for session, messages in list(queue.pending_messages_per_session.items()):
+        for session, messages in list(pending_messages(queue).items()):
             if messages.empty():
                 continue
             old = set()
-            for m in list(messages._queue):  # asyncio.Queue's deque, read only here
+            for m in waiting_messages(messages):
                 record = seen.get(id(m))
                 at = record[1] if record is not None and record[0] is m else now
                 fresh[id(m)] = (m, at)  # the message itself is held, so its id names it while recorded
-                if now - at >= limit and not isinstance(m, _Dropped):
+                if now - at >= limit and not isinstance(m, Dropped):
                     old.add(id(m))
             if not old:
                 continue
             lang = state.sessions.get(session, "en")
-            for m in [messages.get_nowait() for _ in range(messages.qsize())]:  # no await: no reader runs between
+            for m in take_messages(messages):
                 if id(m) not in old:
                     messages.put_nowait(m)
                     continue
                 del fresh[id(m)]
-                if isinstance(m, ProcessCompletedMessage) and m.event_id:
-                    text = i18n.t("limit.undelivered", lang, s=f"{limit:g}")
-                    notice = _Dropped(output={"error": text, "visible": True}, success=False, event_id=m.event_id)
+                if is_result(m):
+                    notice = dropped_result(m, i18n.t("limit.undelivered", lang, s=f"{limit:g}"))
                     messages.put_nowait(notice)
                     fresh[id(notice)] = (notice, now)
                     state.undelivered += 1
         state.seen = fresh
-        ids = queue.pending_event_ids_session
-        for session in [s for s in ids if s not in queue.pending_messages_per_session]:
-            if not any(i in queue.event_ids_to_events for i in ids[session]):
-                ids.pop(session, None)
+        forget_finished_sessions(queue)
 
     # --- refusals
 

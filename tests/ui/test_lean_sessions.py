@@ -1,4 +1,4 @@
-"""ui/limits.py's `lean_sessions`: a new Gradio session no longer copies every block's config nor keeps every
+"""ui/gradio_patches.py's `lean_sessions`: a new Gradio session no longer copies every block's config nor keeps every
 output's last value (for deep links, which this app does not offer), yet a deep link (`SessionState.components`)
 reads the same components as Gradio's own SessionState after the same component updates."""
 from pathlib import Path
@@ -9,7 +9,7 @@ gr = pytest.importorskip("gradio")
 
 from gradio import state_holder  # noqa: E402
 
-from ui.limits import lean_sessions  # noqa: E402
+from ui.gradio_patches import lean_sessions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
