@@ -137,6 +137,20 @@ VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; 
 # The toolbar keeps zoom, zoom in/out, reset and the PNG download: select, lasso, pan and autoscale mean nothing on a
 # heatmap and cost a keyboard user ~4 Tab presses per plot (BERT's tab had 36 toolbar stops between its inputs and
 # its downloads).
+# The camera button of every plot saves SVG, a vector picture fit for a paper or a slide (bertviz's most-asked-for
+# feature), not plotly's default PNG. Gradio 6.31 sends a figure's JSON without a plotly config, so the page sets
+# it: plotly.js's default config once (every later plot), and this plot's own context (plotly.js reads it at each
+# click). Called by ui/static/page.js on every plot; tests/e2e/test_svg_export.py clicks the button.
+SVG_EXPORT_JS = """gd => {
+    const P = window.Plotly, svg = {format: 'svg'};
+    if (P && !P._aeSvg) { P._aeSvg = true; P.setPlotConfig({toImageButtonOptions: svg}); }
+    const c = gd._context;
+    if (c && (c.toImageButtonOptions || {}).format !== 'svg') {
+      c.toImageButtonOptions = Object.assign({}, c.toImageButtonOptions, svg);
+    }
+    const b = gd.querySelector('.modebar-btn[data-title^="Download plot"]');
+    if (b) b.setAttribute('data-title', 'Download plot as SVG');
+  }"""
 _AXIS = dict(ticklabeloverflow="allow")
 MODEBAR_REMOVED = ("select2d", "lasso2d", "pan2d", "autoScale2d")
 pio.templates["attention_explorer"] = go.layout.Template(layout=dict(

@@ -39,11 +39,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.intro": {
         "en": "# Attention Explorer\nSee what the attention models trained in this repo look at. Hover over any "
               "cell for its exact value; to zoom, pick the magnifier in a plot's toolbar (double-click to zoom "
-              "out); PNG: its camera icon. On a phone a swipe over a plot scrolls the page: pick the magnifier "
+              "out); SVG, a vector picture: its camera icon. On a phone a swipe over a plot scrolls the page: pick the magnifier "
               "first to zoom, or to read a cell by tapping it.",
         "ko": "# 어텐션 탐색기\n이 저장소에서 학습한 어텐션 모델들이 무엇을 보는지 살펴봅니다. 칸 위에 마우스를 올리면 "
-              "정확한 값이 보입니다. 확대하려면 그림 툴바의 돋보기를 고르세요(더블클릭하면 원래대로). PNG로 저장하려면 "
-              "툴바의 카메라 아이콘을 누르세요. 휴대폰에서는 그림 위를 밀면 페이지가 스크롤됩니다. 확대하거나 칸을 "
+              "정확한 값이 보입니다. 확대하려면 그림 툴바의 돋보기를 고르세요(더블클릭하면 원래대로). SVG(벡터 그림)로 "
+              "저장하려면 툴바의 카메라 아이콘을 누르세요. 휴대폰에서는 그림 위를 밀면 페이지가 스크롤됩니다. 확대하거나 칸을 "
               "눌러 값을 보려면 먼저 돋보기를 고르세요.",
     },
     # ------------------------------------------------------------------ shared
@@ -693,7 +693,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "limit.unheard": {"en": "This request was dropped: the page was not listening for its result for {s} s. "
                             "Press the button again.",
                       "ko": "이 요청은 취소되었습니다: 페이지가 {s}초 동안 결과를 받지 않았습니다. 버튼을 다시 누르세요."},
-    # ------------------------------------------------------------------ the whole computation (issue 33)
+    # ------------------------------------------------------------------ the whole computation (Inside a layer, ...)
     "tab.layer": {"en": "Inside a layer", "ko": "레이어 내부 들여다보기"},
     "tab.luong": {"en": "Luong's four steps", "ko": "Luong 어텐션의 네 단계"},
     "tab.choices": {"en": "Next-word choices", "ko": "다음 단어 후보"},
@@ -1159,7 +1159,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "assets/ 아래의 모든 체크포인트(파라미터 수, 학습한 장치, 검증·테스트 지표)입니다. 불러오지 못한 "
               "모델은 어떤 파일이 잘못됐는지 보여 줍니다.",
     },
-    # ------------------------------------------------------------------ GPT tab (issue 35; explorer/views/gpt.py)
+    # ------------------------------------------------------------------ GPT tab (explorer/views/gpt.py)
     "tab.gpt": {"en": "GPT", "ko": "GPT 글 생성"},
     "gpt.intro": {
         "en": "## GPT: a decoder that reads left to right\nA small GPT trained in this repo (6 layers, 8 heads, "
@@ -1264,7 +1264,7 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "이 프롬프트 뒤에는 새 토큰이 최대 {n}개 들어갑니다(모델은 {context}개 토큰을 읽습니다)."},
     "note.gpt_side_cut": {"en": "Text cut to its first {keep} tokens, the GPT's context.",
                           "ko": "글을 GPT가 읽을 수 있는 처음 {keep}개 토큰으로 잘랐습니다."},
-    # ------------------------------------------------------------------ fine-tuning (issue 34)
+    # ------------------------------------------------------------------ fine-tuning (explorer/views/finetune.py)
     "tab.finetune": {"en": "Fine-tuning", "ko": "파인튜닝"},
     "ft.intro": {
         "en": "### Fine-tuning: one pre-trained BERT, a small head per task\nPick a task and type an input. The "

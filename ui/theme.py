@@ -47,4 +47,4 @@ CSS = _filled("style.css", {"__SELECTED_TAB_LIGHT__": SELECTED_TAB[0], "__SELECT
                             "/* __VALUE_TABLES_CSS__ */": fg.VALUE_TABLES_CSS,
                             "__WARNING_HEAD_KO__": i18n.t("app.warning_head", "ko")})
 PAGE_JS = _filled("page.js", {"__NARROW_PX__": fg.NARROW_PX, "__COLORBAR_BESIDE_JS__": fg.COLORBAR_BESIDE_JS,
-                              "__VALUE_TABLES_JS__": fg.VALUE_TABLES_JS})
+                              "__VALUE_TABLES_JS__": fg.VALUE_TABLES_JS, "__SVG_EXPORT_JS__": fg.SVG_EXPORT_JS})

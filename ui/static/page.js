@@ -39,14 +39,16 @@
   };
   // a heatmap's values as a table that only screen readers see, after its plot (figures.VALUE_TABLES_JS)
   const values = __VALUE_TABLES_JS__;
+  const svg = __SVG_EXPORT_JS__;  // the camera button saves SVG (figures.SVG_EXPORT_JS)
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
-    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); values(gd); });
+    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); values(gd); svg(gd); });
     fit(gd);
     beside(gd);
     name(gd);
     values(gd);
+    svg(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
   const more = v => {
