@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from explorer import figures as fg
 from explorer import i18n
 from explorer.generate import GenerationResult, SideBySide, generate_stream, side_by_side
+from explorer.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings  # noqa: F401 (the tab's limits)
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 

@@ -11,12 +11,21 @@ import plotly.graph_objects as go
 from explorer import figures_inside as fi
 from explorer import i18n
 from explorer import inside
+from explorer import inference as inf
 from explorer.views import Downloads, md, notices_md, to_download
 
 STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
 # The LayerNorm table's columns (English; i18n.localized gives their "col.*" names): u is the vector normalised.
 LN_COLUMNS = ["LayerNorm", "mean μ", "std σ", "mean of (u − μ)/σ", "std of (u − μ)/σ", "mean after γ, β",
               "std after γ, β"]
+
+
+def model_depth(model: str, reg=None) -> tuple[int, str | None]:
+    """The layer slider's range for `model` (its deeper stack's layers) and the one stack it has, if it has one
+    (BERT an encoder, a GPT a decoder; None: a Transformer has both)."""
+    c = (reg or inf.registry()).get(model, ("transformer", "bert", "gpt")).config
+    stack = {"bert": "encoder", "gpt": "decoder"}.get(c.arch)
+    return max(c.n_layers, getattr(c, "n_dec_layers", None) or c.n_layers), stack
 
 
 @dataclass(frozen=True)

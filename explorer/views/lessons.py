@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import lessons, pretraining, pretraining_figures
+from explorer.lessons import DECKS, FIRST, STEPS, neighbours  # noqa: F401 (the tab's path through the decks)
 from explorer import worked, worked_figures
 from explorer.i18n import t
 from explorer.views import bert, bert_inputs, choices, contextual, finetune, gpt, inside, length, luong

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from explorer import live
+from explorer.live import DEFAULT_PROBE, MAX_SECONDS, SCORE_FUNCTIONS  # noqa: F401 (the tab's inputs and limit)
 from explorer import live_figures as lvf
 from explorer.i18n import live_labels, t
 from explorer.views import Downloads, NO_DOWNLOADS, to_download

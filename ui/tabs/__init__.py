@@ -46,8 +46,8 @@ checks every tab of app.TABS). A generator handler's last update is the screen.
 
 Downloads: `downloads(L)` is a gr.State for the view's `files` (explorer.downloads.Downloads: nothing written
 yet), shown as a "Prepare the downloads" button and the list of files it writes; a handler returns
-`{self.files: v.files}` like any output, and a new result empties the list (issue 31: a run or a slider move
-writes no file).
+`{self.files: v.files}` like any output, and a new result empties the list (a run or a slider move writes no file:
+every result's files would fill the server's disk under a class of visitors).
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ from types import ModuleType
 
 import gradio as gr
 
-from explorer import cache
+from explorer import views
 from ui.components import Localized, friendly
 from ui.first_screen import FirstScreens
 
@@ -125,12 +125,12 @@ class TabBase:
     def keep(record):
         """What a record State holds for `record`: its key in the server-side cache (the record itself inside a
         first screen every visitor shares)."""
-        return cache.keep(record)
+        return views.keep(record)
 
     @staticmethod
     def stored(key, default=None):
         """The record of `key` (a record itself passes through), or `default` when it is gone or there is none."""
-        return cache.stored(key, default)
+        return views.stored(key, default)
 
 
 def from_record(fn=None, *, ask: bool = False):
@@ -144,8 +144,8 @@ def from_record(fn=None, *, ask: bool = False):
     @functools.wraps(fn)
     def handler(self, key, *args, **kwargs):
         if ask:
-            return fn(self, cache.stored(key), *args, **kwargs)
-        record = cache.stored(key, None)
+            return fn(self, views.stored(key), *args, **kwargs)
+        record = views.stored(key, None)
         return gr.skip() if record is None else fn(self, record, *args, **kwargs)
     return friendly(handler)
 

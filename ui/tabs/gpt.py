@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings
 from explorer.views import gpt as views
 from ui.components import (Slider, depth, downloads, first_is_a_sentence, friendly, layer_head_sliders,
                            load_errors_md, sentence, sliders, validator)
@@ -20,7 +19,7 @@ COMPARE = ("visibility", "bert_plot", "gpt_plot", "summary", "compare_notice", "
 def _settings_check(_, args):
     """The sampling settings as the run reads them (its inputs: prompt, greedy, temperature, top-k, top-p, max new
     tokens, seed, ...)."""
-    check_settings(args[2], args[3], args[4], args[6], args[1], args[5])
+    views.check_settings(args[2], args[3], args[4], args[6], args[1], args[5])
 
 
 class Tab(TabBase):
@@ -35,11 +34,11 @@ class Tab(TabBase):
         self.prompt = L(gr.Textbox, "gpt.prompt", PROMPT, max_lines=3)
         with gr.Row():
             self.greedy = L(gr.Checkbox, "gpt.greedy", value=False)
-            self.temperature = L(Slider, "gpt.temperature", 0.05, MAX_TEMPERATURE, value=0.7, step=0.05)
+            self.temperature = L(Slider, "gpt.temperature", 0.05, views.MAX_TEMPERATURE, value=0.7, step=0.05)
             self.top_k = L(Slider, "gpt.top_k", 0, 200, value=50, step=1)
             self.top_p = L(Slider, "gpt.top_p", 0.05, 1.0, value=0.95, step=0.05)
         with gr.Row():
-            self.max_new = L(Slider, "gpt.max_new", 1, MAX_NEW_TOKENS, value=30, step=1)
+            self.max_new = L(Slider, "gpt.max_new", 1, views.MAX_NEW_TOKENS, value=30, step=1)
             self.seed = L(gr.Number, "gpt.seed", value=0, precision=0, minimum=0)
         with gr.Row():
             self.run_btn = L(gr.Button, "gpt.run", variant="primary")
@@ -48,7 +47,7 @@ class Tab(TabBase):
         self.text = gr.Markdown()
         self.notice = gr.Markdown()
         self.steps = L.table("gpt.steps", views.STEP_COLUMNS, wrap=True)
-        self.step = L(Slider, "gpt.step", 1, MAX_NEW_TOKENS, value=1, step=1)
+        self.step = L(Slider, "gpt.step", 1, views.MAX_NEW_TOKENS, value=1, step=1)
         self.step_plot = L(gr.Plot, "gpt.step_plot")
         self.layer, self.head = layer_head_sliders(L, *depth(reg, self.model))
         self.grid, self.head_plot = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")

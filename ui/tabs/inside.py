@@ -5,7 +5,6 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer import inference as inf
 from explorer.views import inside as views
 from ui.components import DROPDOWN_MIN_PX, Slider, Table, downloads, first_is_a_sentence, friendly, no_rows
 from ui.tabs import TabBase, from_record
@@ -89,9 +88,7 @@ class Tab(TabBase):
     @friendly
     def model_changed(self, model):
         """Another model: the layer slider at its depth; BERT has an encoder only, a GPT a decoder only."""
-        c = inf.registry().get(model, ("transformer", "bert", "gpt")).config
-        n = max(c.n_layers, getattr(c, "n_dec_layers", None) or c.n_layers)
-        fixed = {"bert": "encoder", "gpt": "decoder"}.get(c.arch)
+        n, fixed = views.model_depth(model)
         stack = gr.Radio(value=fixed, interactive=False) if fixed else gr.Radio(interactive=True)
         return {self.layer: gr.Slider(minimum=1, maximum=n, step=1, value=1), self.stack: stack}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer.cache import shared
 from explorer.views import length as views
+from explorer.views import shared
 from ui.components import Table, downloads, friendly, safe_initial
 
 TITLE = "tab.length"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer import lessons
 from explorer.views import lessons as views
 from ui.components import friendly
 
@@ -20,11 +19,11 @@ class Tab:
         L = page.L
         L(gr.Markdown, "lesson.intro")
         with gr.Row(elem_classes="ae-lesson-controls"):
-            self.deck = L(gr.Dropdown, "lesson.deck", choices=views.deck_choices(), value=lessons.DECKS[0].id,
+            self.deck = L(gr.Dropdown, "lesson.deck", choices=views.deck_choices(), value=views.DECKS[0].id,
                           scale=2)
             self.presenter = L(gr.Checkbox, "lesson.presenter", value=False, scale=1)
-        self.step = L(gr.Radio, "lesson.step", choices=views.step_choices(lessons.DECKS[0].id),
-                      value=lessons.FIRST, elem_classes="ae-lesson-controls")
+        self.step = L(gr.Radio, "lesson.step", choices=views.step_choices(views.DECKS[0].id),
+                      value=views.FIRST, elem_classes="ae-lesson-controls")
         self.title = gr.Markdown(elem_classes="ae-lesson-title")
         self.text = gr.Markdown(elem_classes="ae-lesson-text")
         self.figure = L(gr.Plot, "lesson.figure")
@@ -32,8 +31,8 @@ class Tab:
             self.previous = L(gr.Button, "lesson.previous", size="lg")
             self.next = L(gr.Button, "lesson.next", variant="primary", size="lg")
         self.link = gr.Markdown(elem_classes="ae-lesson-link")
-        self.current = gr.State(lessons.FIRST)  # the step on screen (an id: the lesson data is the record)
-        self.neighbours = gr.State(lessons.neighbours(lessons.FIRST))
+        self.current = gr.State(views.FIRST)  # the step on screen (an id: the lesson data is the record)
+        self.neighbours = gr.State(views.neighbours(views.FIRST))
         out = [self.deck, self.step, self.title, self.text, self.figure, self.link, self.current,
                self.neighbours]
         self.outputs = out
@@ -58,7 +57,7 @@ class Tab:
 
     @friendly
     def go_deck(self, deck_id, lang="en"):
-        deck = next((d for d in lessons.DECKS if d.id == deck_id), lessons.DECKS[0])
+        deck = next((d for d in views.DECKS if d.id == deck_id), views.DECKS[0])
         return self.go(deck.steps[0].id, lang)
 
     @friendly
@@ -77,8 +76,8 @@ class Tab:
         either the page keeps its first screen."""
         params = request.query_params if request is not None else {}
         step_id, presenter = (params.get("lesson") or "").strip(), params.get("presenter") in ("1", "true", "on")
-        if step_id not in lessons.STEPS and not presenter:
+        if step_id not in views.STEPS and not presenter:
             return gr.skip()
         url_lang = (params.get("lang") or "").strip().lower().split("-")[0]
-        shown = self.go(step_id or lessons.FIRST, url_lang if url_lang in i18n.LANGS else lang)
+        shown = self.go(step_id or views.FIRST, url_lang if url_lang in i18n.LANGS else lang)
         return {**shown, self.presenter: True} if presenter else shown

@@ -8,7 +8,6 @@ import threading
 import gradio as gr
 
 from explorer import i18n
-from explorer import live
 from explorer.views import live as views
 from explorer.views.seq2seq import SCORE_FUNCTIONS
 from ui.components import Slider, downloads, friendly
@@ -43,10 +42,10 @@ class Tab:
         with gr.Row():
             # 10 s: on 2 CPU cores the probe is translated right after ~3 s and the loss is under 0.01 by ~6 s
             # (python -m explorer.live --seconds 30); the 30 s it was showed 25 s of nothing changing
-            self.seconds = L(Slider, "live.seconds", 5, live.MAX_SECONDS, value=10, step=5)
-            self.score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in live.SCORE_FUNCTIONS],
+            self.seconds = L(Slider, "live.seconds", 5, views.MAX_SECONDS, value=10, step=5)
+            self.score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in views.SCORE_FUNCTIONS],
                            value="general")
-        self.probe = L(gr.Textbox, "live.probe", live.DEFAULT_PROBE, max_lines=1)
+        self.probe = L(gr.Textbox, "live.probe", views.DEFAULT_PROBE, max_lines=1)
         with gr.Row():
             self.start = L(gr.Button, "live.start", variant="primary")
             self.stop_btn = L(gr.Button, "live.stop", variant="stop")
@@ -60,7 +59,7 @@ class Tab:
         self.last, self.stopped = gr.State(None), gr.State(False)
         # One training at a time, in its own queue: other views keep their own slots (the app's
         # default_concurrency_limit). Stop cancels the event; Gradio also closes the generator when the page
-        # goes away, and live.MAX_SECONDS caps it.
+        # goes away, and views.MAX_SECONDS caps it.
         run = gr.on([self.start.click, self.probe.submit], self.train,
                     [self.seconds, self.score, self.probe, page.lang],
                     [self.loss, self.alignment, self.translation, self.status, self.files, self.last, self.stopped],

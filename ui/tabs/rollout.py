@@ -5,15 +5,15 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer.cache import keep, stored
 from explorer.views import rollout as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
                            model_or)
+from ui.tabs import TabBase
 
 TITLE = "tab.rollout"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "ro.intro")
@@ -34,7 +34,7 @@ class Tab:
             self.grid = L(gr.Plot, "ro.grid")
             self.entropy = L(gr.Plot, "ro.entropy")
         self.files = downloads(L)
-        self.record = gr.State(None)  # explorer.cache.keep: a key, the record stays on the server
+        self.record = gr.State(None)  # TabBase.keep: a key, the record stays on the server
         drawn = [self.grid, self.entropy, self.rollout, self.row_entropy, self.files, self.notice]
         outs = drawn + [self.record, self.layer]
         gr.on([self.run_btn.click, self.text.submit], self.run, [self.text, self.model, self.layer, page.lang], outs,
@@ -64,7 +64,7 @@ class Tab:
     @friendly
     def run(self, text, model, layer, lang="en"):
         v = views.rollout_view(text, model, layer, lang)
-        return {**self._drawn(v), self.record: keep(v.record),
+        return {**self._drawn(v), self.record: self.keep(v.record),
                 self.layer: gr.Slider(1, max(v.n_layers, 2), step=1, value=min(int(layer or v.n_layers), v.n_layers),
                                       interactive=v.n_layers > 1)}
 
@@ -76,12 +76,12 @@ class Tab:
 
     @friendly
     def show_layer(self, record, layer, lang="en"):
-        record = stored(record)
+        record = self.stored(record)
         v = views.rollout_redraw(record, min(int(layer or 1), record.rollout.shape[0]) if record else None, lang)
         return {self.rollout: v.rollout, self.row_entropy: v.row_entropy}
 
     @friendly
     def relabel(self, record, layer, lang="en"):
         """Every view of the last rollout, in `lang` (from its record: no model call)."""
-        record = stored(record, None)
+        record = self.stored(record, None)
         return gr.skip() if record is None else self._drawn(views.rollout_render(record, layer, lang))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer.cache import shared
+from explorer.views import shared
 from explorer.views import snapshots as views
 from ui.components import DROPDOWN_MIN_PX, Slider, downloads, friendly, safe_initial
 
