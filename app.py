@@ -112,7 +112,7 @@ def build_demo() -> gr.Blocks:
 # Behind deploy/replicas.py's nginx (ATTN_EXPLORER_BEHIND_PROXY=1) a visitor's address is the X-Forwarded-For entry
 # nginx appends, not the proxy's: otherwise every visitor of a course counts as one address against the caps.
 LIMITS_HERE = replace(LIMITS, trust_proxy=True) if os.environ.get("ATTN_EXPLORER_BEHIND_PROXY") == "1" else LIMITS
-demo = apply_limits(build_demo(), LIMITS_HERE)  # queue size, fair order; the ASGI layer: launch_kwargs (issue 31)
+demo = apply_limits(build_demo(), LIMITS_HERE)  # queue size, fair order; the ASGI layer: launch_kwargs (ui/limits.py)
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO)

@@ -342,7 +342,8 @@ def model_or(names):
 
 
 def downloads(L: Localized, key: str = "common.downloads", value=None) -> gr.State:
-    """A view's downloads, written only when the visitor asks (issue 31): a button that writes them and the list
+    """A view's downloads, written only when the visitor asks (every result's files, written at once, would fill the
+    server's disk under a class of visitors): a button that writes them and the list
     of the files it wrote, under a gr.State holding what they are made from (the view's `files`, an
     explorer.downloads.Downloads; the State is what handlers return: `{self.files: v.files}`). A run or a slider
     move only replaces the State, which empties the list in the browser: a file shown is always the result's on

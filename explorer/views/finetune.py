@@ -1,4 +1,4 @@
-"""The Fine-tuning tab's composition (issue 34): a fine-tuned BERT task's prediction, and what fine-tuning
+"""The Fine-tuning tab's composition: a fine-tuned BERT task's prediction, and what fine-tuning
 changed in attention, both models read on the same tokens.
 
 Records come from explorer.pipeline (`classify`, `tag`, `answer` with with_base=True); figures from
