@@ -1,4 +1,4 @@
-"""Identical work once: results shared by every session, computed once per identical request (issue 45).
+"""Identical work once: results shared by every session, computed once per identical request.
 
 A class of 40 pressing the deck's example ("I am a student.", transformer-en-fr, beam 4) asks for one result 40
 times. `SharedResults.get(request, compute)` runs `compute` for the first caller only; a caller that asks while that
@@ -11,7 +11,9 @@ than `1 / max_share` of that budget is handed to its waiting callers but not kep
 
 Every caller receives the same object, so a result must be immutable data: strings, bytes, numbers and tuples of
 them (ui/api.py keeps each endpoint's outputs as the JSON text Gradio sends, and every call parses its own copy).
-`get` refuses a mutable one (a dict, a list, an array) rather than let one caller change another's result.
+`get` refuses a mutable one (a dict, a list, an array) rather than let one caller change another's result, unless
+it comes as `Frozen`: its maker vouches that nothing will change it (ui/shared_runs.py: a page's outputs by
+component, figures as text and records' arrays read-only) and says its size.
 
     results = SharedResults()
     wire = results.get(("/translate", text, model, beam), lambda: to_wire(translate(text, model, beam)))
@@ -40,8 +42,19 @@ def request_key(request) -> str:
     return KEY_PREFIX + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+class Frozen:
+    """A value made safe to share by its maker, with its size in bytes (what it adds to the records' cache): for what
+    `is_immutable` cannot check, such as a page's outputs keyed by component (ui/shared_runs.py freezes them)."""
+    __slots__ = ("value", "size")
+
+    def __init__(self, value, size: int):
+        self.value, self.size = value, int(size)
+
+
 def is_immutable(value) -> bool:
-    """Whether `value` is made of immutable data only (what `get` may hand to several callers)."""
+    """Whether `value` is made of immutable data only, or is `Frozen` (what `get` may hand to several callers)."""
+    if isinstance(value, Frozen):
+        return True
     if isinstance(value, tuple):
         return all(is_immutable(v) for v in value)
     return isinstance(value, IMMUTABLE)
@@ -111,7 +124,7 @@ class SharedResults:
             if value is None or not is_immutable(value):
                 raise TypeError(f"a shared result must be immutable data, not {type(value).__name__}")
             flight.value, flight.ok = value, True
-            size = nbytes(value)
+            size = value.size if isinstance(value, Frozen) else nbytes(value)
             if size <= store.max_bytes // self.max_share:
                 store.put(value, key=key, size=size)
             else:

@@ -13,6 +13,7 @@ from explorer.cache import keep, stored
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,
                            sentence, sliders, validator)
+from ui.shared_runs import shared_run
 
 TITLE = "tab.bert"
 DRAWN = ("tokens", "notice", "masks", "topk", "nsp", "nsp_text", "grid", "head", "files")  # BertView's fields shown
@@ -115,14 +116,17 @@ class Tab:
                 self.head_slider: head_slider}
 
     @friendly
+    @shared_run  # identical inputs from any session: one run (Enter and top-k come here too)
     def fill(self, model, a, b, k, layer, head, lang="en"):
         return self._shown(views.bert_model_view("fill", model, a, b, k, layer, head, lang), layer, head)
 
     @friendly
+    @shared_run
     def next_sentence(self, model, a, b, layer, head, lang="en"):
         return self._shown(views.bert_model_view("nsp", model, a, b, 5, layer, head, lang), layer, head)
 
     @friendly
+    @shared_run
     def encode(self, model, a, b, layer, head, lang="en"):
         return self._shown(views.bert_model_view("encode", model, a, b, 5, layer, head, lang), layer, head)
 

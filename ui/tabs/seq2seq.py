@@ -8,6 +8,7 @@ from explorer import i18n
 from explorer.confidence import shaded_translation
 from explorer.views import seq2seq as views
 from ui.components import (Slider, downloads, example_clicks, first_is_a_sentence, friendly, load_errors_md)
+from ui.shared_runs import shared_run
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.seq2seq"
@@ -57,6 +58,7 @@ class Tab(TabBase):
         return {self.alignment: alignment, self.bars: bars, self.step_text: text}
 
     @friendly
+    @shared_run  # identical inputs from any session: one run
     def run(self, text, model, lang="en"):
         v = views.seq2seq_view(text, model, 1, lang)
         return {self.translation: v.translation, self.confidence: v.confidence, self.notice: v.notice,

@@ -11,6 +11,7 @@ from explorer.views import notices_md
 from explorer.views import transformer as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
                            layer_head_sliders, load_errors_md, model_or, sliders)
+from ui.shared_runs import shared_run
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.transformer"
@@ -71,6 +72,7 @@ class Tab(TabBase):
         return {getattr(self, n): getattr(v, n) for n in HEADS}
 
     @friendly
+    @shared_run  # identical inputs from any session: one run (40 students pressing the deck's example)
     def run(self, text, model, beam, layer, head, lang="en"):
         v = views.transformer_view(text, model, beam, layer, head, lang)
         layer_slider, head_slider = sliders(v.n_layers, v.n_heads, layer, head)
