@@ -216,7 +216,7 @@ def _add_task_commands(sub, assets) -> None:
             p.add_argument("--question", help="the question")
             p.add_argument("--context", help="the paragraph that holds the answer")
         else:
-            p.add_argument("--task", required=True, help="sentiment or nli" if name == "classify" else "pos or ner")
+            p.add_argument("--task", required=True, help="sentiment, sentiment-ko (Korean, on bert-ko) or nli" if name == "classify" else "pos or ner")
             p.add_argument("text", nargs="*", help="the text (nli: two quoted sentences)")
         p.set_defaults(command_parser=p, model="bert")  # only the base BERT is loaded from --assets
 

@@ -13,6 +13,7 @@ Errors a user can cause raise explorer.inference.UserError.
 """
 from __future__ import annotations
 
+import json
 import sys
 import threading
 import types
@@ -30,8 +31,10 @@ from models.training import task_data
 
 FINETUNE = ASSETS / "finetune"
 ALIASES = {"sentiment-analysis": "sentiment", "sentiment": "sentiment", "nli": "nli", "pos": "pos", "ner": "ner",
-           "question-answering": "qa", "qa": "qa"}
-PIPELINE_TASKS = ("sentiment-analysis", "nli", "pos", "ner", "question-answering")
+           "question-answering": "qa", "qa": "qa", "sentiment-ko": "sentiment-ko"}
+PIPELINE_TASKS = ("sentiment-analysis", "nli", "pos", "ner", "question-answering", "sentiment-ko")
+IN_KOREAN = {"sentiment": "sentiment-ko"}  # pipeline(task, lang="ko"): the task's Korean model (on bert-ko)
+SENTENCE_TASKS = ("sentiment", "nli", "sentiment-ko")
 MAX_CONTEXT_CHARS = 5000  # a paragraph read in windows; SQuAD's longest is ~3,700 characters
 FALLBACK_TAG = {"pos": "X", "ner": "O"}  # a word without tokens (a control character alone) or past the length
 
@@ -55,14 +58,13 @@ def load(task: str, reg: Registry | None = None, folder: Path | None = None):
     """(task model, its metrics, the base checkpoint): assets/finetune/<task> on the registry's BERT,
     loaded once per process and shared read-only (the base's tensors are not copied)."""
     task = task_name(task)
-    base = (reg or registry()).get("bert", "bert")
     folder = Path(folder or FINETUNE) / task
+    if not folder.is_dir():
+        raise UserError(f"The {task} model is not installed ({folder} is missing).", "task_missing", task=task)
+    base = (reg or registry()).get(base_name(folder), "bert")
     key = (id(base.model), str(folder))
     with _LOCK:
         if key not in _TASKS or _TASKS[key][2] is not base.model:  # an id can be reused once a model is freed
-            if not folder.is_dir():
-                raise UserError(f"The {task} model is not installed ({folder} is missing).", "task_missing",
-                                task=task)
             try:
                 _TASKS[key] = (*load_task(folder, base.model), base.model)
             except CheckpointError as e:
@@ -70,6 +72,14 @@ def load(task: str, reg: Registry | None = None, folder: Path | None = None):
                                 error=str(e)) from None
     model, metrics, _ = _TASKS[key]
     return model, metrics, base
+
+
+def base_name(folder: Path) -> str:
+    """The pre-trained model a task folder adapts (its config.json's "base": bert, bert-ko)."""
+    try:
+        return str(json.loads((folder / "config.json").read_text(encoding="utf-8")).get("base") or "bert")
+    except (OSError, ValueError):
+        return "bert"  # load_task reports what is wrong with the folder
 
 
 def _tokenizer(base, cache={}):  # noqa: B006 - one truncating copy per base tokenizer, shared read-only
@@ -143,12 +153,12 @@ def classify(task: str, text: str, text_b: str | None = None, reg: Registry | No
              with_base: bool = False, folder: Path | None = None) -> TaskResult:
     """Sentiment of one sentence, or the NLI label of (premise, hypothesis)."""
     task = task_name(task)
-    if task not in ("sentiment", "nli"):
-        raise UserError(f"'{task}' is not a sentence classification task (sentiment, nli).", "wrong_task",
-                        task=task, wanted="sentiment, nli")
+    if task not in SENTENCE_TASKS:
+        raise UserError(f"'{task}' is not a sentence classification task ({', '.join(SENTENCE_TASKS)}).",
+                        "wrong_task", task=task, wanted=", ".join(SENTENCE_TASKS))
     model, _, base = load(task, reg, folder)
-    _check_length(text, "sentence" if task == "sentiment" else "premise")
-    a, notices = clean_text(text, "sentence" if task == "sentiment" else "premise")
+    _check_length(text, "premise" if task == "nli" else "sentence")
+    a, notices = clean_text(text, "premise" if task == "nli" else "sentence")
     b = None
     if task == "nli":
         _check_length(text_b, "hypothesis")
@@ -258,14 +268,16 @@ class Pipeline:
     {"premise", "hypothesis"} dicts -> {"label", "score"}; pos / ner: texts -> {"words", "tags", "scores"};
     question-answering: {"question", "context"} dicts -> {"answer", "start", "end", "score"}."""
 
-    def __init__(self, task: str, reg: Registry | None = None):
+    def __init__(self, task: str, reg: Registry | None = None, lang: str = "en"):
         self.task = task_name(task)
+        if lang == "ko":
+            self.task = IN_KOREAN.get(self.task, self.task)
         self.reg = reg
         load(self.task, reg)  # fail now, not on the first input
 
     def one(self, x) -> dict:
-        if self.task == "sentiment":
-            r = classify("sentiment", x, reg=self.reg)
+        if self.task in ("sentiment", "sentiment-ko"):
+            r = classify(self.task, x, reg=self.reg)
             return {"label": r.label, "score": r.score}
         if self.task == "nli":
             p, h = (x["premise"], x["hypothesis"]) if isinstance(x, dict) else x
@@ -284,9 +296,10 @@ class Pipeline:
         return out
 
 
-def pipeline(task: str, reg: Registry | None = None) -> Pipeline:
-    """explorer.pipeline.pipeline("sentiment-analysis" | "nli" | "pos" | "ner" | "question-answering")."""
-    return Pipeline(task, reg)
+def pipeline(task: str, reg: Registry | None = None, lang: str = "en") -> Pipeline:
+    """explorer.pipeline.pipeline("sentiment-analysis" | "nli" | "pos" | "ner" | "question-answering");
+    lang="ko": the task's Korean model where there is one (sentiment-analysis on bert-ko)."""
+    return Pipeline(task, reg, lang)
 
 
 class _CallableModule(types.ModuleType):
@@ -294,8 +307,8 @@ class _CallableModule(types.ModuleType):
     is callable (a ModuleType subclass as __class__, which Python allows for modules), and
     `from explorer.pipeline import pipeline` works as well."""
 
-    def __call__(self, task: str, reg: Registry | None = None) -> Pipeline:
-        return pipeline(task, reg)
+    def __call__(self, task: str, reg: Registry | None = None, lang: str = "en") -> Pipeline:
+        return pipeline(task, reg, lang)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -61,6 +61,13 @@ def sentiment_features(text: str) -> list[str]:
     return w + [a + " " + b for a, b in zip(w, w[1:])]
 
 
+def korean_sentiment_features(text: str) -> list[str]:
+    """Eojeol and character bigrams inside them: Korean glues particles and endings to words, so
+    bigrams of syllables carry what English word bigrams do (재밌 in 재밌다, 재밌어요)."""
+    w = text.split()
+    return w + [f"{a}{b}" for x in w for a, b in zip(x, x[1:])]
+
+
 def nli_features(pair) -> list[str]:
     premise, hypothesis = (set(_words(pair[0])), _words(pair[1]))
     content = [w for w in hypothesis if w not in STOP and w.isalnum()]
@@ -121,11 +128,12 @@ def sliding_window_answer(question: str, context: str, window: int = 6, max_word
 
 def baseline(task: str, train: list, valid: list) -> dict:
     """The task's non-neural baseline, trained on `train`, scored on `valid` with the task's metric."""
-    if task in ("sentiment", "nli"):
-        feats = sentiment_features if task == "sentiment" else nli_features
+    if task in ("sentiment", "nli", "sentiment-ko"):
+        feats = {"sentiment": sentiment_features, "nli": nli_features, "sentiment-ko": korean_sentiment_features}[task]
         nb = NaiveBayes().fit([feats(x) for x, _ in train], [y for _, y in train])
         acc = task_data.accuracy(nb.predict([feats(x) for x, _ in valid]), [y for _, y in valid])
-        return {"name": "naive Bayes, bag of words" + (" + overlap" if task == "nli" else " + bigrams"),
+        return {"name": "naive Bayes, bag of words" + {"nli": " + overlap", "sentiment": " + bigrams",
+                                                      "sentiment-ko": " + syllable bigrams"}[task],
                 "score": acc, "accuracy": acc}
     if task in ("pos", "ner"):
         tag = most_frequent_tagger(train)

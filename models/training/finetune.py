@@ -126,7 +126,7 @@ def evaluate_task(model: TaskModel, tok, task: str, examples: list, device: str 
     """Validation metrics; "score" is the one the issue's targets use (accuracy, UPOS accuracy,
     entity F1, SQuAD F1)."""
     labels = model.config.labels
-    if task in ("sentiment", "nli"):
+    if task_data.KIND[task] == "sequence":
         probs = predict_sequences(model, tok, [x for x, _ in examples], batch_size, device)
         acc = task_data.accuracy(probs.argmax(-1).tolist(), [y for _, y in examples])
         return {"score": acc, "accuracy": acc, "n": len(examples)}
@@ -150,7 +150,7 @@ def evaluate_task(model: TaskModel, tok, task: str, examples: list, device: str 
 
 
 def encode_train(task: str, tok, train: list, config: FinetuneConfig) -> list[dict]:
-    if task in ("sentiment", "nli"):
+    if task_data.KIND[task] == "sequence":
         return task_data.encode_sequences(tok, train)
     if task in ("pos", "ner"):
         return task_data.encode_tagging(tok, train, config.labels)
@@ -230,7 +230,7 @@ def run(args, argv: list[str], t_start: float) -> dict:
     metrics["baseline"] = baseline(args.task, split["train"], valid)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.mode == "lora" and not args.no_save:
-        save_task(args.out / "checkpoint", model, metrics)
+        save_task(args.out / "checkpoint", model, metrics, base=Path(args.init).name)  # assets/<base> at load
     (args.out / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
     print(f"saved {args.out}: valid {json.dumps(result['best'])}; baseline {json.dumps(metrics['baseline'])}",
           flush=True)

@@ -31,14 +31,16 @@ import torch
 
 from models.training.data import file_sha256, pad
 
-TASKS = ("sentiment", "nli", "pos", "ner", "qa")
-KIND = {"sentiment": "sequence", "nli": "sequence", "pos": "token", "ner": "token", "qa": "span"}
+TASKS = ("sentiment", "nli", "pos", "ner", "qa", "sentiment-ko")
+KIND = {"sentiment": "sequence", "nli": "sequence", "pos": "token", "ner": "token", "qa": "span",
+        "sentiment-ko": "sequence"}
 SENTIMENT_LABELS = ("NEGATIVE", "POSITIVE")  # index = the file's label (0 negative, 1 positive)
 NLI_LABELS = ("entailment", "neutral", "contradiction")
 UPOS = ("ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
         "SCONJ", "SYM", "VERB", "X")  # the 17 universal POS tags
 NER_LABELS = ("O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC")
-LABELS = {"sentiment": SENTIMENT_LABELS, "nli": NLI_LABELS, "pos": UPOS, "ner": NER_LABELS, "qa": ("start", "end")}
+LABELS = {"sentiment": SENTIMENT_LABELS, "nli": NLI_LABELS, "pos": UPOS, "ner": NER_LABELS, "qa": ("start", "end"),
+          "sentiment-ko": SENTIMENT_LABELS}
 FILES = {  # task -> files read, relative to the data folder (hashed into metrics.json)
     "sentiment": ("sentiment-rt-polarity/train.tsv", "sentiment-rt-polarity/dev.tsv"),
     "nli": ("nli-snli/snli_1.0_dev.tsv",),
@@ -46,6 +48,7 @@ FILES = {  # task -> files read, relative to the data folder (hashed into metric
             "pos-ud-english-ewt/v2.0-word-upos-xpos/en-ud-tag.v2.dev.txt"),
     "ner": ("ner-uner-english-ewt/dev.tsv",),
     "qa": ("qa-squad-v1.1/train.jsonl",),
+    "sentiment-ko": ("korean-nsmc/train.tsv",),  # NSMC's training split; its official test split is not here
 }
 NLI_VALID_FRAC, NER_VALID_FRAC, QA_VALID_ARTICLES = 0.1, 0.2, 4
 
@@ -97,6 +100,10 @@ def read_task(task: str, data_dir: Path, split_seed: int = 0) -> dict[str, list]
     if task == "sentiment":
         train, dev = ([(s, int(y)) for s, y in _tsv(f)] for f in files)
         return {"train": train, "valid": dev}
+    if task == "sentiment-ko":  # the split bert-ko's pre-training left out (models/bert_ko.py): valid is ours
+        from models.bert_ko import nsmc_split
+        split = nsmc_split(Path(data_dir), split_seed)
+        return {"train": split["train"], "valid": split["valid"], "test": split["test"]}
     if task == "nli":
         rows = [((p, h), NLI_LABELS.index(y)) for p, h, y in _tsv(files[0])]
         premises = sorted({p for (p, _), _ in rows})
