@@ -1,6 +1,7 @@
 """explorer/cache.py: the records' byte budget is never exceeded (under threads too), the least recently used
 record goes first, a record unused for its time to live is gone, and sizes count array buffers."""
 import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -192,3 +193,37 @@ def test_the_background_expiry_outlives_a_cache_that_fails(monkeypatch):
     while good._bytes and time.monotonic() < deadline:
         time.sleep(0.05)
     assert good._bytes == 0 and good.stats["expired"] == 1
+
+
+def test_an_evicted_record_in_a_cycle_is_collected_soon(monkeypatch):
+    """A record whose parts refer to each other (plotly figures do) is freed only by Python's collector; with the
+    automatic collector off, the collection `collect_soon` starts after an eviction is what frees it."""
+    import gc
+    import weakref
+
+    from explorer import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "COLLECT_AFTER_S", 0.05)
+
+    class Part:
+        pass
+
+    part = Part()
+    part.self = part  # a cycle
+    part.buffer = np.zeros(100_000, dtype=np.float32)
+    alive = weakref.ref(part)
+    gc.collect()
+    gc.disable()
+    try:
+        cache = RecordCache(max_bytes=600_000, ttl=600)
+        cache.put({"part": part}, size=400_000)
+        del part
+        before = cache_module.COLLECTED["runs"]
+        cache.put({"other": 1}, size=400_000)  # evicts the first
+        assert cache.stats["evicted"] == 1
+        deadline = time.monotonic() + 10
+        while alive() is not None or cache_module.COLLECTED["runs"] == before:
+            assert time.monotonic() < deadline, "the evicted record's cycle was never collected"
+            time.sleep(0.02)
+    finally:
+        gc.enable()
