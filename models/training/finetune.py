@@ -228,6 +228,11 @@ def run(args, argv: list[str], t_start: float) -> dict:
     }
     from models.training.baselines import baseline  # numpy only; seconds
     metrics["baseline"] = baseline(args.task, split["train"], valid)
+    if split.get("test"):  # a task whose test half is here (sentiment-ko: our own split of NSMC's training file)
+        test = split["test"][:args.valid_limit or None]
+        metrics["test"] = {**evaluate_task(model.to(device), tok, args.task, test, device), "n": len(test)}
+        metrics["baseline_test"] = baseline(args.task, split["train"], test)
+        model.cpu()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.mode == "lora" and not args.no_save:
         save_task(args.out / "checkpoint", model, metrics, base=Path(args.init).name)  # assets/<base> at load
