@@ -40,7 +40,7 @@ from ui.tabs import Group, Page, build_tabs
 from ui.tabs import bert_inputs, choices, elmo, inside, luong
 from ui.tabs import finetune
 from ui.tabs import lessons
-from ui.tabs import attribution, syntax
+from ui.tabs import ablation, alignment, attribution, syntax
 from ui.tabs import (beam, bert, contextual, gpt, length, live, models, positional, query_key, rollout, scores,
                      seq2seq, snapshots, transformer)
 from ui.limits import LIMITS, apply_limits, launch_kwargs
@@ -57,7 +57,7 @@ TABS = [  # the page's tabs, in order; a Group is a tab of sub-tabs
     bert,
     finetune,
     gpt,
-    Group("tab.inside", [rollout, query_key, contextual, positional, syntax, attribution]),
+    Group("tab.inside", [rollout, query_key, contextual, positional, syntax, attribution, ablation, alignment]),
     Group("tab.computation", [inside, luong, choices, bert_inputs, elmo]),
     Group("tab.training", [snapshots, live, length]),
     models,

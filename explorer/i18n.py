@@ -1379,6 +1379,142 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "단어 {n}개는 모델이 읽은 토큰이 없어 {tag}로 표시했습니다."},
     "note.qa_windows": {"en": "The paragraph was read in {n} overlapping windows; shown: the one holding the answer.",
                         "ko": "문단을 겹치는 창 {n}개로 나누어 읽었습니다. 답이 있는 창을 보여 줍니다."},
+    # ------------------------------------------------------------------ head ablation (Michel et al. 2019)
+    "tab.ablation": {"en": "Switching heads off", "ko": "헤드 끄기"},
+    "abl.intro": {
+        "en": "Switch attention heads off and see what the model does without them, as Michel et al. (2019, *Are "
+              "Sixteen Heads Really Better than One?*) did: a head switched off still attends, but its output (its "
+              "slice of the heads' concatenation, before W^O) is set to 0. Name heads as **L3H5** (layer 3, head 5) "
+              "or **L3** (every head of layer 3); for the Transformer put **enc**, **dec** or **cross** (its "
+              "Encoder-Decoder Attention) first: `cross L2H6, enc L1`. The grid was computed once on 100 fixed "
+              "sentences (`python -m scripts.ablation_table`): what removing each head alone costs.",
+        "ko": "어텐션 헤드를 끄고 모델이 그 헤드 없이 무엇을 하는지 봅니다. Michel et al. (2019, *Are Sixteen Heads "
+              "Really Better than One?*)처럼, 끈 헤드도 어텐션은 계산하지만 출력(W^O 앞에서 헤드들을 이어 붙인 것 중 "
+              "그 헤드의 몫)은 0이 됩니다. 헤드는 **L3H5**(레이어 3, 헤드 5) 또는 **L3**(레이어 3의 모든 헤드)로 "
+              "적습니다. Transformer는 앞에 **enc**, **dec**, **cross**(인코더-디코더 어텐션)를 붙입니다: "
+              "`cross L2H6, enc L1`. 격자는 고정된 100문장으로 한 번 계산했습니다(`python -m scripts.ablation_table`): "
+              "헤드 하나만 뺐을 때 잃는 것.",
+    },
+    "abl.task": {"en": "Model", "ko": "모델"},
+    "abl.text": {"en": "Sentence", "ko": "문장"},
+    "abl.heads": {"en": "Heads to switch off", "ko": "끌 헤드"},
+    "abl.run": {"en": "Switch them off", "ko": "헤드 끄기"},
+    "abl.bars": {"en": "The [MASK]'s top words, every head vs heads off", "ko": "[MASK]의 상위 단어: 모든 헤드 vs 끈 헤드"},
+    "abl.grid": {"en": "What removing each head alone costs (precomputed)", "ko": "헤드 하나만 뺐을 때 잃는 것 (미리 계산)"},
+    "abl.kind_enc_self": {"en": "enc", "ko": "enc"},
+    "abl.kind_dec_self": {"en": "dec", "ko": "dec"},
+    "abl.kind_cross": {"en": "cross", "ko": "cross"},
+    "abl.off": {"en": "### {n} heads off: {names}", "ko": "### 끈 헤드 {n}개: {names}"},
+    "abl.mask_line": {"en": "## Every head: **{before}** {p0:.1f}% → heads off: **{after}** {p1:.1f}%\n\nThe full "
+                            "model's word now gets {kept:.1f}%.",
+                      "ko": "## 모든 헤드: **{before}** {p0:.1f}% → 헤드 끔: **{after}** {p1:.1f}%\n\n전체 모델의 "
+                            "단어는 이제 {kept:.1f}%입니다."},
+    "abl.translation_line": {
+        "en": "## Every head: {before}\n## Heads off: {after}\n\n{same} Mean log-probability per token: {lb:.3f} "
+              "before, {la:.3f} after (each under its own model).",
+        "ko": "## 모든 헤드: {before}\n## 헤드 끔: {after}\n\n{same} 토큰당 평균 로그 확률: 전 {lb:.3f}, 후 {la:.3f} "
+              "(각자 자기 모델에서).",
+    },
+    "abl.same": {"en": "The translation did not change.", "ko": "번역이 바뀌지 않았습니다."},
+    "abl.changed": {"en": "The translation changed.", "ko": "번역이 바뀌었습니다."},
+    "abl.grid_title": {"en": "{model}: change when each head alone is removed (red: the head helped)",
+                       "ko": "{model}: 헤드 하나만 뺐을 때의 변화 (빨강: 도움이 된 헤드)"},
+    "abl.g_layer": {"en": "layer", "ko": "레이어"},
+    "abl.g_head": {"en": "head", "ko": "헤드"},
+    "abl.g_change": {"en": "change (nats)", "ko": "변화 (nat)"},
+    "abl.g_off": {"en": "switched off here", "ko": "여기서 끈 헤드"},
+    "abl.bars_title": {"en": "Top words at the [MASK]", "ko": "[MASK]의 상위 단어"},
+    "abl.every_head": {"en": "every head", "ko": "모든 헤드"},
+    "abl.heads_off": {"en": "heads off", "ko": "헤드 끔"},
+    "abl.probability": {"en": "probability", "ko": "확률"},
+    "abl.ours": {
+        "en": "**Here ({model}, {sentences} sentences; {metric} = {base:.3f} with every head):** {n} of {total} heads "
+              "cost more than 0.05 nats when removed alone; the median head costs {median:.3f}. Removing the {half} "
+              "least important heads together gives {pruned:.3f}.",
+        "ko": "**여기서는 ({model}, {sentences}문장; 모든 헤드일 때 {metric} = {base:.3f}):** 헤드 {total}개 중 "
+              "{n}개만 하나만 뺐을 때 0.05 nat 넘게 잃습니다. 중간값 헤드는 {median:.3f}. 덜 중요한 헤드 {half}개를 "
+              "함께 빼면 {pruned:.3f}입니다.",
+    },
+    "abl.papers": {
+        "en": "**The papers:** Michel et al. (2019) found that only 8 of the 96 encoder self-attention heads of their "
+              "WMT Transformer change BLEU significantly when removed alone; Voita et al. (2019) pruned 38 of 48 "
+              "encoder heads for −0.15 BLEU, and the heads that stayed were positional, syntactic and rare-word "
+              "heads. Our small models agree: most heads can go alone, a few cannot, and removing many together "
+              "costs far more than the sum of their single costs.",
+        "ko": "**논문:** Michel et al. (2019)은 WMT Transformer의 인코더 셀프 어텐션 헤드 96개 중 8개만 하나만 뺐을 "
+              "때 BLEU가 유의하게 바뀐다고 보고했고, Voita et al. (2019)은 인코더 헤드 48개 중 38개를 잘라내고 BLEU "
+              "−0.15만 잃었습니다. 남은 헤드는 위치, 구문, 드문 단어를 맡은 헤드였습니다. 우리의 작은 모델도 "
+              "같습니다: 헤드 대부분은 하나씩 빼도 되고, 몇 개는 안 되며, 여럿을 함께 빼면 하나씩 뺄 때의 합보다 "
+              "훨씬 많이 잃습니다.",
+    },
+    "err.bad_heads": {"en": "Name heads as L3H5 (layer 3, head 5) or L3 (all of layer 3); got {item!r}.",
+                      "ko": "헤드는 L3H5(레이어 3, 헤드 5) 또는 L3(레이어 3 전체)로 적으세요. 받은 값: {item!r}."},
+    "err.heads_range": {"en": "{item}: layers go from 1 to {layers}, heads from 1 to {heads}.",
+                        "ko": "{item}: 레이어는 1부터 {layers}까지, 헤드는 1부터 {heads}까지입니다."},
+    "err.no_heads": {"en": "Name at least one head to switch off, as L3H5.",
+                     "ko": "끌 헤드를 하나 이상 적으세요. 예: L3H5."},
+    "err.bad_task": {"en": "Task {task!r}: choose fill-mask or translation.",
+                     "ko": "작업 {task!r}: fill-mask 또는 translation을 고르세요."},
+    # ------------------------------------------------------------------ alignment error rate (Och & Ney 2003)
+    "tab.alignment": {"en": "Attention as alignment", "ko": "정렬로 읽은 어텐션"},
+    "aln.intro": {
+        "en": "Read the Encoder-Decoder Attention as a word alignment: each target word is linked to the source "
+              "word it attends to most (subwords pooled to words, heads averaged), and scored against links a person "
+              "drew (open squares) with the **alignment error rate** (Och & Ney 2003; lower is better). **Naive**: "
+              "the decoder step that *predicts* the word. **Shifted** (Chen et al. 2020): the step whose *input* is "
+              "the word, one later. Pick a hand-aligned pair, or type your own (an empty target: the model's "
+              "translation; links as i-j, words counted from 0).",
+        "ko": "인코더-디코더 어텐션을 단어 정렬로 읽습니다. 타깃 단어마다 가장 많이 어텐션하는 소스 단어에 잇고(서브워드는 "
+              "단어로 합치고, 헤드는 평균), 사람이 그린 연결(빈 네모)과 **정렬 오류율**(AER, Och & Ney 2003; 낮을수록 "
+              "좋음)로 비교합니다. **Naive**: 그 단어를 *예측하는* 디코더 단계. **Shifted** (Chen et al. 2020): 그 "
+              "단어가 *입력인* 단계, 한 단계 뒤. 사람이 정렬한 문장 쌍을 고르거나 직접 입력하세요(타깃이 비면 모델의 "
+              "번역; 연결은 i-j, 단어는 0부터).",
+    },
+    "aln.model": {"en": "Model", "ko": "모델"},
+    "aln.pair": {"en": "Hand-aligned pair", "ko": "사람이 정렬한 문장 쌍"},
+    "aln.source": {"en": "Source", "ko": "소스"},
+    "aln.target": {"en": "Target (empty: the model's translation)", "ko": "타깃 (비우면 모델의 번역)"},
+    "aln.links": {"en": "Gold links (i-j, from 0)", "ko": "정답 연결 (i-j, 0부터)"},
+    "aln.run": {"en": "Read the alignment", "ko": "정렬 읽기"},
+    "aln.naive_plot": {"en": "Naive: the step that predicts the word", "ko": "Naive: 단어를 예측하는 단계"},
+    "aln.shifted_plot": {"en": "Shifted: the step whose input is the word", "ko": "Shifted: 단어가 입력인 단계"},
+    "aln.table": {"en": "AER on the whole checks, % (docs/alignment-error.md)",
+                  "ko": "전체 점검 세트의 AER, % (docs/alignment-error.md)"},
+    "aln.col_aligner": {"en": "aligner", "ko": "정렬기"},
+    "aln.col_check": {"en": "test set", "ko": "평가 세트"},
+    "aln.col_naive": {"en": "AER (naive)", "ko": "AER (naive)"},
+    "aln.col_shifted": {"en": "AER (shifted)", "ko": "AER (shifted)"},
+    "aln.hansards": {"en": "Hansards En-Fr (published)", "ko": "Hansards En-Fr (발표된 값)"},
+    "aln.scores": {"en": "## AER on this pair: naive {naive:.1f}, shifted {shifted:.1f}\n\n{gold} gold links; layer "
+                         "{layer} of {layers}.",
+                   "ko": "## 이 문장 쌍의 AER: naive {naive:.1f}, shifted {shifted:.1f}\n\n정답 연결 {gold}개; "
+                         "레이어 {layer}/{layers}."},
+    "aln.no_gold": {"en": "## No gold links: the links are drawn, no AER.\n\nTarget: {target}",
+                    "ko": "## 정답 연결이 없어 연결만 그리고 AER은 없습니다.\n\n타깃: {target}"},
+    "aln.readings": {
+        "en": "In our models the shifted reading is worse: the step that predicts a word already attends to its "
+              "source, so shifted links land one word late. Chen et al. measured their gain on larger 6-layer "
+              "Transformers; the table beside compares both with IBM Models 1 and 2.",
+        "ko": "우리 모델에서는 shifted가 더 나쁩니다. 단어를 예측하는 단계가 이미 그 소스에 어텐션하므로 shifted 연결은 "
+              "한 단어 늦게 놓입니다. Chen et al.은 더 큰 6층 Transformer에서 이득을 쟀습니다. 옆의 표는 둘을 IBM "
+              "Model 1, 2와 비교합니다.",
+    },
+    "aln.f_source": {"en": "source word", "ko": "소스 단어"},
+    "aln.f_target": {"en": "target word", "ko": "타깃 단어"},
+    "aln.f_gold": {"en": "gold link", "ko": "정답 연결"},
+    "aln.f_predicted": {"en": "attention's link", "ko": "어텐션의 연결"},
+    "aln.title_naive": {"en": "Naive reading: AER {aer}", "ko": "Naive 읽기: AER {aer}"},
+    "aln.title_shifted": {"en": "Shifted reading: AER {aer}", "ko": "Shifted 읽기: AER {aer}"},
+    "aln.title_naive_nogold": {"en": "Naive reading", "ko": "Naive 읽기"},
+    "aln.title_shifted_nogold": {"en": "Shifted reading", "ko": "Shifted 읽기"},
+    "err.bad_link": {"en": "A link is written i-j (source word i, target word j, from 0); got {link!r}.",
+                     "ko": "연결은 i-j로 적습니다(소스 단어 i, 타깃 단어 j, 0부터). 받은 값: {link!r}."},
+    "err.link_past_end": {"en": "The link {link} points past the last word ({n_src} source, {n_tgt} target words).",
+                          "ko": "연결 {link}이(가) 마지막 단어를 넘습니다 (소스 {n_src}단어, 타깃 {n_tgt}단어)."},
+    "err.too_many_words": {"en": "Keep the {what} within {n} words (it has {got}).",
+                           "ko": "{what}은(는) {n}단어 이내로 적으세요 (지금 {got}단어)."},
+    "err.no_alignment_model": {"en": "{name} is not read as an alignment here.",
+                               "ko": "{name}은(는) 여기서 정렬로 읽지 않습니다."},
     # ------------------------------------------------------------------ heads vs syntax (Clark et al. 2019)
     "tab.syntax": {"en": "Heads vs syntax", "ko": "헤드와 구문 구조"},
     "syn.intro": {

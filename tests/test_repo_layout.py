@@ -22,6 +22,8 @@ ASSET_EXCEPTIONS = {
                                  "(every other run's log is under docs/training-runs/)",
     "assets/syntax/*.json": "the heads-vs-syntax tables, read when the Syntax tab draws (explorer/views/syntax.py), "
                             "not while the page is built",
+    "assets/explains/*.json": "the head-ablation and AER tables of docs/, read when their tabs draw "
+                              "(explorer/views/ablation.py, explorer/compute/alignment.py)",
 }
 
 
