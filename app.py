@@ -30,9 +30,9 @@ import gradio as gr
 import torch
 
 from explorer import byo_bert
-from explorer import downloads as dl
+from explorer.serve import downloads as dl
 from explorer import i18n
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from ui.api import build_api
 from ui.components import (Localized, empty_table_headers, friendly, keep_disk_budget, language_from_url,
                            language_updates, load_errors_md)
@@ -119,6 +119,6 @@ if __name__ == "__main__":
     # One torch thread per request: measured on 2 cores, a 12-word Transformer forward took 122 ms
     # with 1 thread and 460-3,228 ms with 2 while another request ran (bench/latency.py).
     torch.set_num_threads(int(os.environ.get("ATTN_EXPLORER_TORCH_THREADS", "1")))
-    keep_disk_budget()  # downloads and Gradio's cache under explorer.downloads.BUDGET_MB, old files deleted
+    keep_disk_budget()  # downloads and Gradio's cache under explorer.serve.downloads.BUDGET_MB, old files deleted
     demo.launch(server_port=int(os.environ.get("GRADIO_SERVER_PORT", 7860)), js=PAGE_JS, css=CSS, theme=THEME,
                 **launch_kwargs(LIMITS_HERE))

@@ -4,7 +4,7 @@ for another costs a visitor.
 
     python3 -m bench.bert_compare assets/bert path/to/other/bert [--runs 30] [--threads 1]
 
-Each call is explorer.inference.fill_mask / nsp (tokenizing, the forward pass with every layer's
+Each call is explorer.compute.inference.fill_mask / nsp (tokenizing, the forward pass with every layer's
 attention, the top-k), on the 12- and 40-word inputs of bench/latency.py. Prints p50 and min in
 ms per checkpoint, and each one's parameters and whether it uses QK-LayerNorm; asserts nothing.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from bench.latency import MASK_12, MASK_40, NSP_12, NSP_40
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from models.checkpoint import load
 
 

@@ -2,7 +2,7 @@
 
     python3 -m bench.decode [--runs 20] [--threads 1]
 
-Translation models: greedy and beam-4 decoding of a 12-word sentence (explorer.inference.translate,
+Translation models: greedy and beam-4 decoding of a 12-word sentence (explorer.compute.inference.translate,
 which also runs the teacher-forced pass that returns the attention). BERT: fill-mask and NSP.
 Prints p50/p95 in ms; asserts nothing. It shows what a bigger model costs a visitor
 in time (the "size for speed" trade-off).
@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from explorer import inference as inf
+from explorer.compute import inference as inf
 
 SENTENCE = "The little girl gave her old teacher a red apple after the long class."  # 14 words
 KO_SENTENCE = "나는 어제 친구와 함께 학교 앞 식당에서 맛있는 저녁을 먹었어요."

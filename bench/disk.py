@@ -11,7 +11,7 @@ moved as a visitor drags it: one event at a time, each awaited), through the sam
 (/gradio_api/queue/join and the session's event stream). Printed: the bytes and files written under the temporary
 folders by the slider moves (target: 0 bytes), then by runs of the tabs' buttons, then by presses of their download
 buttons (none before downloads on demand), and the folders' size at the end against the budget
-(explorer.downloads.BUDGET_MB). No timed asserts: the figures are for docs/reliability.md.
+(explorer.serve.downloads.BUDGET_MB). No timed asserts: the figures are for docs/reliability.md.
 """
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=20, help="presses of the download buttons in all")
     ap.add_argument("--root", type=Path, default=None, help="another checkout to run (its app.py and bench/)")
     ap.add_argument("--disk-mb", type=float, default=None,
-                    help="the app's disk budget (ATTN_EXPLORER_DISK_MB; default explorer.downloads.BUDGET_MB)")
+                    help="the app's disk budget (ATTN_EXPLORER_DISK_MB; default explorer.serve.downloads.BUDGET_MB)")
     args = ap.parse_args()
     import httpx
 
@@ -195,7 +195,7 @@ def main() -> None:
         end = folder_files(folders)
         size = sum(v[0] for v in end.values())
         try:
-            from explorer.downloads import BUDGET_MB
+            from explorer.serve.downloads import BUDGET_MB
             budget = f" (budget {args.disk_mb or BUDGET_MB:g} MB)"
         except ImportError:
             budget = ""

@@ -50,7 +50,7 @@ def main():
     import torch
     torch.set_num_threads(1)
     import app
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
 
     first = app.demo.first_screens
     reg = inf.registry()

@@ -1,4 +1,4 @@
-"""GPT generation time on this machine: `explorer.generate.generate_stream` (what the app, the API and the CLI
+"""GPT generation time on this machine: `explorer.compute.generate.generate_stream` (what the app, the API and the CLI
 run) for a fixed number of new tokens, with the key/value cache and without it (every step recomputes the
 whole prefix), p50 and p90 over repeated runs. Prints figures; asserts nothing.
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import torch
 
-from explorer.generate import generate_stream
-from explorer.inference import load_registry
+from explorer.compute.generate import generate_stream
+from explorer.compute.inference import load_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -375,8 +375,9 @@ def main():
 
 def _budgets_mib() -> float:
     """The caches' declared budgets, MiB: the records' (explorer/cache.py) and the pending downloads'
-    (explorer/downloads.py), from the same environment variables the app reads."""
-    from explorer import cache, downloads
+    (explorer/serve/downloads.py), from the same environment variables the app reads."""
+    from explorer import cache
+    from explorer.serve import downloads
 
     records = float(os.environ.get(cache.BUDGET_ENV, cache.DEFAULT_MB))
     pending = float(os.environ.get("ATTN_EXPLORER_PENDING_MB", downloads.PENDING_MB))

@@ -3,7 +3,7 @@ in one process (so that load on a shared machine hits both alike).
 
     python3 -m bench.kv_cache [--runs 25] [--threads 1]
 
-Both go through explorer.inference.translate (encoder, decoding, then the teacher-forced pass
+Both go through explorer.compute.inference.translate (encoder, decoding, then the teacher-forced pass
 that returns the attention), greedy and beam 4, on the 12- and 40-word sentences of
 bench/latency.py. Prints p50/min in ms and whether the two translations are the same; asserts
 nothing.
@@ -17,7 +17,7 @@ import time
 import torch
 
 from bench.latency import TEXT_12, TEXT_40
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from models.attention import causal_mask
 from models.transformer import Transformer
 
@@ -56,7 +56,7 @@ def main():
                         outputs.setdefault((words, beam), set()).add(r.translation)
     finally:
         Transformer.step = steps["cached"]
-    print(f"transformer-en-fr, explorer.inference.translate, {args.runs} runs, torch threads {args.threads}")
+    print(f"transformer-en-fr, explorer.compute.inference.translate, {args.runs} runs, torch threads {args.threads}")
     print(f"{'words':>5} {'decoding':>8} {'step':>12} {'p50 ms':>8} {'min ms':>8}  same translation")
     for (words, beam, name), ts in times.items():
         same = "yes" if len(outputs[(words, beam)]) == 1 else "NO"

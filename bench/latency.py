@@ -1,5 +1,5 @@
 """Latency of each API endpoint through gradio_client against a running app, next to the bare
-model call (the explorer.inference function in-process, same inputs).
+model call (the explorer.compute.inference function in-process, same inputs).
 
     python3 -m bench.latency [--runs 20] [--warmup 2] [--threads N] [--url http://127.0.0.1:7860/]
 
@@ -8,7 +8,7 @@ endpoint and a 12-word and a 40-word input: p50/p95 of the full API call through
 gradio_client (client encode, HTTP, queue, handler, figures, JSON, SSE, client decode),
 p50 of the same call as two plain HTTP requests (POST /gradio_api/call/<api>, then read its
 event stream: the server's share without gradio_client's 50 ms polling), p50/p95 of the bare
-forward (the explorer.inference function in this process), the API/forward ratio and the
+forward (the explorer.compute.inference function in this process), the API/forward ratio and the
 response size. The three are interleaved run by run, so a busy shared machine slows them
 alike. Target: p50 <= 150 ms for the 12-word input on every endpoint on a 2-vCPU
 machine (judged on the gradio_client p50). Prints figures; asserts nothing.
@@ -42,7 +42,7 @@ NSP_40 = ("When the long summer rain finally stopped , the three children ran ou
 
 def cases():
     """(endpoint label, words, api_name, api args, forward fn)."""
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     out = []
     for words, text, masked, pair in ((12, TEXT_12, MASK_12, NSP_12), (40, TEXT_40, MASK_40, NSP_40)):
         out += [
@@ -109,7 +109,7 @@ def main():
     import torch
     from gradio_client import Client
 
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     if args.threads:
         torch.set_num_threads(args.threads)
     inf.registry()  # load before the app starts, so the two never load at once
@@ -146,7 +146,7 @@ def main():
           f"{load}; torch threads: {torch.get_num_threads()} (bare forward), "
           f"{'its own' if args.url else args.threads or 1} (app)")
     print("API = gradio_client.predict on loopback; HTTP = the same call as plain POST + event stream; "
-          "fwd = explorer.inference in-process; resp kB = the event stream's size")
+          "fwd = explorer.compute.inference in-process; resp kB = the event stream's size")
     head = (f"{'endpoint':<38}{'words':>6}{'API p50':>9}{'API p95':>9}{'HTTP p50':>9}{'fwd p50':>9}{'fwd p95':>9}"
             f"{'API/fwd':>9}{'resp kB':>9}  API p50 <= {TARGET_P50_MS:.0f} ms?")
     print(head)

@@ -3,7 +3,7 @@
     python3 -m bench.payload                   # transformer-en-fr, a 12-word and a 40-word sentence
     python3 -m bench.payload --repeat 20
 
-For each sentence: the record JSON at 6 decimals (what /translate sent), at explorer.inference.API_DECIMALS
+For each sentence: the record JSON at 6 decimals (what /translate sent), at explorer.compute.inference.API_DECIMALS
 (what it sends), and with heads=False (the mean over heads, for reference), serialized with orjson as Gradio
 does, plus the cross-attention figure /translate sends beside it; and the median time of translate + record +
 serialization. Drives explorer (views), not ui/; figures only, no asserts.
@@ -27,7 +27,7 @@ def main(argv=None) -> None:
     import orjson
     import torch
 
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     from explorer.views.api import cross_overview
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -1,7 +1,7 @@
 """What a slider move costs on the server: the redraw handlers of the Transformer and BERT tabs
 (layer/head sliders) and of the seq2seq tab (step slider), in-process, split into the part that
 builds the figures and tables and the part that sets its downloads aside (`to_download`: nothing is
-written until the download button, explorer/downloads.py), plus what Gradio then spends turning the
+written until the download button, explorer/serve/downloads.py), plus what Gradio then spends turning the
 figures into JSON, and what a press of the download button then takes (record JSON, CSVs, figures page).
 
     python3 -m bench.redraw [--runs 20]
@@ -19,8 +19,8 @@ import statistics
 import plotly.graph_objects as go
 
 from bench.latency import time_calls
-from explorer import inference as inf
-from explorer.downloads import NO_DOWNLOADS
+from explorer.compute import inference as inf
+from explorer.serve.downloads import NO_DOWNLOADS
 from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views
 
 

@@ -3,7 +3,7 @@
     python3 -m bench.startup [--runs 3]
 
 By then every checkpoint under assets/ has been opened and checked (config, tokenizer, metrics, the weight
-files' headers); a model's weights are read at its first use (explorer.inference.registry). What the first
+files' headers); a model's weights are read at its first use (explorer.compute.inference.registry). What the first
 visit then costs (its tab's model and first screen, every other tab's, the memory once all are drawn):
 bench/first_screens.py. Targets (issues 5, 33): <= 10 s and <= 700 MB on a 2-vCPU machine. Prints
 figures; asserts nothing.

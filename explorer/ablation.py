@@ -23,7 +23,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer.inference import (Registry, UserError, _bert_ids, _pieces, check_int, encode_source, masked_texts,
+from explorer.compute.inference import (Registry, UserError, _bert_ids, _pieces, check_int, encode_source, masked_texts,
                                 registry)
 from models.decoding import greedy
 from models.tokenizers import special_ids

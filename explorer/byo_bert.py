@@ -35,7 +35,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-from explorer.inference import MAX_CHARS, Registry, UserError
+from explorer.compute.inference import MAX_CHARS, Registry, UserError
 from models.bert import BertConfig, config_from_hf, from_hf
 from models.checkpoint import Checkpoint
 from models.tokenizers import BERT_SPECIALS, special_ids

@@ -45,7 +45,7 @@ def _ttl_from_env(default: int = 10 * 60) -> int:
         return default
 
 
-DEFAULT_TTL = _ttl_from_env()  # a slider move is a use; this cache and the downloads' (explorer.downloads.pending)
+DEFAULT_TTL = _ttl_from_env()  # a slider move is a use; this cache and the downloads' (explorer.serve.downloads.pending)
 EXPIRE_EVERY_S = 30  # how often `expire_in_background` drops what is past its time, with no visitor asking
 
 
@@ -195,7 +195,7 @@ def stored(value, default=_RAISE):
         return record
     if default is not _RAISE:
         return default
-    from explorer.inference import UserError
+    from explorer.compute.inference import UserError
 
     raise UserError(f"This result is no longer kept on the server (it is dropped {DEFAULT_TTL // 60} minutes after "
                     "its last use, or sooner when many visitors are here); press the button again.", "record_gone",

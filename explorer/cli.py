@@ -1,4 +1,4 @@
-"""Command line over explorer/inference.py: `python -m explorer translate|fill-mask|nsp|embed|export|generate|models`.
+"""Command line over explorer/compute/inference.py: `python -m explorer translate|fill-mask|nsp|embed|export|generate|models`.
 
 Prints JSON Lines: one object per input on stdout, exactly the record's `.to_json()` (the
 same numbers the app shows), so a batch file can be piped into `jq` or pandas. Errors a
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import torch
 
-from explorer import bertviz_export
-from explorer.choices import next_word_choices
-from explorer.elmo import word_vector
-from explorer.generate import MAX_NEW_TOKENS, generate_stream
-from explorer.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
+from explorer.serve import bertviz_export
+from explorer.compute.choices import next_word_choices
+from explorer.compute.elmo import word_vector
+from explorer.compute.generate import MAX_NEW_TOKENS, generate_stream
+from explorer.compute.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
                                 load_registry, nsp, translate)
 
 PROG = "python -m explorer"
@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("syntax", help="heads vs syntax (Clark et al. 2019): each relation's best head vs the best "
                        "fixed offset, from assets/syntax/ or recomputed from a treebank",
-                       description="Heads vs syntax (explorer/syntax.py): one JSON line per relation.")
+                       description="Heads vs syntax (explorer/compute/syntax.py): one JSON line per relation.")
     p.add_argument("--model", default="bert", help="a model with a table in assets/syntax/ (default: bert)")
     p.add_argument("--relation", help="only this relation, with its layer x head accuracy grids")
     p.add_argument("--data-dir", metavar="DIR", help="recompute from DIR/pos-ud-english-ewt (minutes on CPU)")
@@ -196,7 +196,7 @@ TASK_COMMANDS = ("classify", "tag", "qa")
 
 
 def _add_task_commands(sub, assets) -> None:
-    """classify / tag / qa: the fine-tuned BERT tasks of explorer.pipeline, with the
+    """classify / tag / qa: the fine-tuned BERT tasks of explorer.compute.pipeline, with the
     records `pipeline(...)` returns."""
     common = argparse.ArgumentParser(add_help=False, parents=[assets])
     common.add_argument("--input", metavar="FILE",
@@ -224,7 +224,7 @@ def _add_task_commands(sub, assets) -> None:
 def _task_inputs(args) -> list[tuple[str | None, object]]:
     """[(where, input)] for classify / tag / qa; an unknown task or a bad line is a UserError item, so it
     prints {"error": ...} and the exit status is 2."""
-    from explorer.pipeline import task_name
+    from explorer.compute.pipeline import task_name
     parser = args.command_parser
     if args.command == "qa":
         given = args.question is not None or args.context is not None
@@ -276,7 +276,7 @@ def _task_inputs(args) -> list[tuple[str | None, object]]:
 
 
 def _task_record(args, item) -> dict:
-    from explorer import pipeline as ft
+    from explorer.compute import pipeline as ft
     reg, folder = _load(args.assets, "bert"), Path(args.assets) / "finetune"
     if args.command == "qa":
         rec = ft.answer(item[0], item[1], reg=reg, with_base=args.attention, folder=folder)
@@ -385,8 +385,8 @@ def _load(assets: Path, name: str | None = None) -> Registry:
 
 
 def run(args) -> int:
-    if args.command == "syntax":  # a table, not one record per input (explorer/syntax.py)
-        from explorer.syntax import cli
+    if args.command == "syntax":  # a table, not one record per input (explorer/compute/syntax.py)
+        from explorer.compute.syntax import cli
         return cli(args, _emit)
     items = [] if args.command == "models" else _task_inputs(args) if args.command in TASK_COMMANDS else _inputs(args)
     reg = _load(args.assets, getattr(args, "model", None))

@@ -495,7 +495,7 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ko": "BERT: 셀프 어텐션, 레이어 {l}, 헤드 {h}개 평균"},
     "api.target": {"en": "target", "ko": "타깃"},
     # ------------------------------------------------------------------ words inside the lab's figures
-    # (explorer.lab_figures.LABELS: every "lab.*" key is one of them)
+    # (explorer.figures.lab.LABELS: every "lab.*" key is one of them)
     "lab.no_model": {"en": "No model to compare.", "ko": "비교할 모델이 없습니다."},
     "lab.no_attention": {"en": "no attention", "ko": "어텐션 없음"},
     "lab.mean_h": {"en": "mean H = {h:.2f} nats", "ko": "평균 H = {h:.2f} nats"},
@@ -545,7 +545,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.rollout_axes": {"en": "position / input token", "ko": "위치 / 입력 토큰"},
     "lab.positions": {"en": "position / position", "ko": "위치 / 위치"},
     "lab.layer_head": {"en": "layer / head", "ko": "레이어 / 헤드"},
-    # words inside the training figures (explorer.live_figures.LABELS: every "lvf.*" key is one of them)
+    # words inside the training figures (explorer.figures.live.LABELS: every "lvf.*" key is one of them)
     "lvf.weight": {"en": "weight", "ko": "가중치"},
     "lvf.source": {"en": "source", "ko": "소스"},
     "lvf.target": {"en": "target", "ko": "타깃"},
@@ -707,7 +707,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.layer": {"en": "layer", "ko": "레이어"},
     "col.weight s_j": {"en": "weight s_j", "ko": "가중치 s_j"},
     "col.cosine 1·2": {"en": "cosine 1·2", "ko": "코사인 유사도 1·2"},
-    # inside a layer (explorer/inside.py)
+    # inside a layer (explorer/compute/inside.py)
     "il.intro": {
         "en": "Follow one token through one layer, as the model computes it: x → Query, Key, Value (Q, K, V) per "
               "head (d_k = d_model / h) "
@@ -793,7 +793,7 @@ STRINGS: dict[str, dict[str, str]] = {
                          "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |next input| = {nn:.2f}.",
                    "ko": "**{model}**, {stack} 레이어 {l}/{n}, 토큰 **{token}** (위치 {i}). d_model = {d} = h × d_k "
                          "= {h} × {d_k}; d_ff = {d_ff}. {order}. |x| = {nx:.2f} → |다음 입력| = {nn:.2f}."},
-    # Luong's four steps (explorer/luong.py), named and numbered as the lecture deck 000 has them
+    # Luong's four steps (explorer/compute/luong.py), named and numbered as the lecture deck 000 has them
     "lu.intro": {
         "en": "One decoding step of an RNN encoder-decoder (Luong et al. 2015) in four steps. Given the encoder's "
               "hidden states h_i and the decoder's hidden state h_t: 1. Attention Score e_t = score(h_t, h_i) (dot, "
@@ -835,7 +835,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lu.score_scaled_dot": {"en": "scaled dot", "ko": "scaled dot (스케일드 내적)"},
     "lu.score_general": {"en": "general (Multiplicative)", "ko": "general (Multiplicative, 곱셈)"},
     "lu.score_additive": {"en": "Bahdanau (additive)", "ko": "Bahdanau (additive, 덧셈)"},
-    # next-word choices (explorer/choices.py)
+    # next-word choices (explorer/compute/choices.py)
     "ch.intro": {
         "en": "Every decoding step ends in a softmax over the vocabulary's pieces; here they are put back together "
               "into whole words. For each word of the translation: the words the model weighed there (top-k), beside "
@@ -865,7 +865,7 @@ STRINGS: dict[str, dict[str, str]] = {
                          "아닙니다."},
     "ch.forced": {"en": "Your translation, teacher-forced", "ko": "입력한 번역 (teacher forcing)"},
     "ch.own": {"en": "The model's translation", "ko": "모델의 번역"},
-    # BERT's inputs and the 80/10/10 rule (explorer/bert_inputs.py)
+    # BERT's inputs and the 80/10/10 rule (explorer/compute/bert_inputs.py)
     "bi.intro": {
         "en": "BERT's input, as the paper's figure 2 draws it: token + segment + position embeddings, summed, then "
               "LayerNorm. BERT learns its position embeddings; the Transformer's Positional Encoding is a fixed "
@@ -908,7 +908,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "bi.none_chosen": {"en": "No token was chosen in this draw: try another seed or a larger share.",
                        "ko": "이번에는 고른 토큰이 없습니다. 다른 시드나 더 큰 비율을 써 보세요."},
     "bi.mask_summary": {"en": "The model reads: {inputs}", "ko": "모델이 읽는 입력: {inputs}"},
-    # ELMo (explorer/elmo.py)
+    # ELMo (explorer/compute/elmo.py)
     "el.intro": {
         "en": "ELMo's equation, ELMo_k = γ Σ_j s_j h_k,j, on this repo's encoders: a word's vector from every layer "
               "(j = 0 is the input embedding), mixed with the weights s_j (scaled to sum to 1; uniform by default) "
@@ -938,7 +938,7 @@ STRINGS: dict[str, dict[str, str]] = {
                          "({hi_layer}) with one layer alone.",
                    "ko": "문장 1과 2: 이 가중합의 코사인 유사도 {mix:.3f}; 레이어 하나만 쓰면 {lo:.3f} ({lo_layer}) ~ "
                          "{hi:.3f} ({hi_layer})."},
-    # ------------------------------------------------------------------ how sure the model is (explorer/confidence.py)
+    # ------------------------------------------------------------------ how sure the model is (explorer/figures/confidence.py)
     "conf.legend": {
         "en": "Each word's probability under the model (the product of its subwords' probabilities, each given the "
               "source and the words before it): the darker the shade, the less sure the model is; a word under {u} is "
@@ -948,7 +948,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "보입니다.",
     },
     "conf.word_title": {"en": "probability {p}", "ko": "확률 {p}"},
-    # ------------------------------------------------------------------ errors (explorer.inference.UserError keys)
+    # ------------------------------------------------------------------ errors (explorer.compute.inference.UserError keys)
     "err.bad_stack": {"en": "Stack must be one of encoder, decoder (got {stack!r}).",
                       "ko": "스택은 encoder 또는 decoder여야 합니다 (입력: {stack!r})."},
     "err.no_known_tokens": {"en": "The sentence has no tokens the model knows.",
@@ -984,7 +984,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "시도해 주세요.",
     },
     "err.empty": {"en": "Please type a {what}: the input is empty.", "ko": "{what} 입력이 비어 있습니다. 내용을 입력하세요."},
-    # the {what} and {name} of the messages above, as explorer.inference names them
+    # the {what} and {name} of the messages above, as explorer.compute.inference names them
     "what.sentence": {"en": "sentence", "ko": "문장"},
     "what.first sentence": {"en": "first sentence", "ko": "첫 번째 문장"},
     "what.second sentence": {"en": "second sentence", "ko": "두 번째 문장"},
@@ -1139,7 +1139,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "문장의 언어에 맞는 모델을 고르세요."},
     "note.api_trace_left_out": {
         "en": "attention.enc_self is sent for inputs of up to {limit} tokens (this one has {tokens}): the figure is "
-              "the last layer's mean over heads; explorer.inference in Python returns every layer and head for any "
+              "the last layer's mean over heads; explorer.compute.inference in Python returns every layer and head for any "
               "length.",
         "ko": "attention.enc_self는 {limit}개 토큰까지의 입력에만 보냅니다(이 입력은 {tokens}개). 그림은 마지막 레이어의 "
               "헤드 평균이며, 파이썬의 explorer.inference는 길이와 상관없이 모든 레이어와 헤드를 돌려줍니다."},
@@ -1524,7 +1524,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "pooled: attention to a word is the sum over its pieces, from a word the mean), scored against UD "
               "English EWT's dev parses and against the best **fixed offset** (always the word 1 to the right, ...). "
               "**dep → head**: the word's own row; **head → dep**: the word that attends most to it. The table was "
-              "computed once (`python3 -m explorer.syntax`). No dependency parser installs here, so a typed "
+              "computed once (`python3 -m explorer.compute.syntax`). No dependency parser installs here, so a typed "
               "sentence shows the head's attention alone; the example sentences carry a parse written for this "
               "repo, drawn under the words.",
         "ko": "어텐션 헤드 하나가 단어의 **의존 관계 지배어(head)** 를 찾을까요? (한정사의 명사, 목적어의 동사) "
@@ -1532,7 +1532,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "고르게 하고([CLS]/[SEP]와 자기 자신은 제외, 한 단어의 서브워드는 합칩니다: 단어로 가는 어텐션은 조각들의 "
               "합, 단어에서 나가는 어텐션은 평균), UD English EWT dev의 구문 분석과, 가장 좋은 **고정 거리** "
               "(항상 오른쪽 1번째 단어 등) 기준선과 비교합니다. **dep → head**: 단어 자신의 행, **head → dep**: 그 "
-              "단어에 가장 많이 어텐션하는 단어. 표는 미리 한 번 계산했습니다(`python3 -m explorer.syntax`). 여기에는 "
+              "단어에 가장 많이 어텐션하는 단어. 표는 미리 한 번 계산했습니다(`python3 -m explorer.compute.syntax`). 여기에는 "
               "설치되는 의존 구문 분석기가 없어서, 직접 입력한 문장에는 헤드의 어텐션만 보입니다. 예시 문장에는 이 "
               "저장소에서 작성한 구문 분석이 있어 단어 아래에 그려집니다.",
     },
@@ -1787,17 +1787,17 @@ def localized(table, lang: str = "en"):
 
 
 def lab_labels(lang: str = "en") -> dict[str, str]:
-    """explorer.lab_figures.LABELS in `lang` (the "lab.*" keys)."""
+    """explorer.figures.lab.LABELS in `lang` (the "lab.*" keys)."""
     return _prefixed("lab.", lang)
 
 
 def live_labels(lang: str = "en") -> dict[str, str]:
-    """explorer.live_figures.LABELS in `lang` (the "lvf.*" keys)."""
+    """explorer.figures.live.LABELS in `lang` (the "lvf.*" keys)."""
     return _prefixed("lvf.", lang)
 
 
 def ft_labels(lang: str = "en") -> dict[str, str]:
-    """explorer.finetune_figures.LABELS in `lang` (the "ftf.*" keys)."""
+    """explorer.figures.finetune.LABELS in `lang` (the "ftf.*" keys)."""
     return _prefixed("ftf.", lang)
 
 
@@ -1829,7 +1829,7 @@ def error_text(e: Exception, lang: str = "en") -> str:
 
 
 def notice_text(n: str, lang: str = "en") -> str:
-    """A notice (explorer.inference.Notice) in `lang`; a plain string stays as it is."""
+    """A notice (explorer.compute.inference.Notice) in `lang`; a plain string stays as it is."""
     return _keyed("note.", n, lang)
 
 

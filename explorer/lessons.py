@@ -208,10 +208,10 @@ DECKS = (
            "sentiment", "tab.finetune", text="This movie was wonderful, I loved every minute of it."),
         _s("bert", 7, "The code slide: pipeline('sentiment-analysis')", "코드 슬라이드: pipeline('sentiment-analysis')",
            "The lecture's code, run here on the fine-tuned BERT of this app; the table is what it returns:\n\n"
-           "```python\nfrom explorer.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
+           "```python\nfrom explorer.compute.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
            f"classifier({list(PIPELINE_SENTENCES)!r})\n```",
            "강의의 코드를 이 앱의 파인튜닝된 BERT로 실행했습니다. 표가 그 결과입니다:\n\n"
-           "```python\nfrom explorer.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
+           "```python\nfrom explorer.compute.pipeline import pipeline\nclassifier = pipeline(\"sentiment-analysis\")\n"
            f"classifier({list(PIPELINE_SENTENCES)!r})\n```",
            "pipeline", "tab.finetune", sentences=PIPELINE_SENTENCES),
     )),

@@ -20,7 +20,7 @@ Three ways to train the same architecture, so that what pre-training buys can be
 
 Attention is returned as a `Trace` by models.bert (never stored on a module); LoRA changes the
 projections' weights, not where attention is computed. The app loads the shipped tasks through this
-module (explorer/pipeline.py); training, prediction over datasets and evaluation are in
+module (explorer/compute/pipeline.py); training, prediction over datasets and evaluation are in
 models/training/finetune.py, the command line in models/training/finetune_cli.py. The task names and
 their kinds come from the datasets' module (models/training/task_data.py).
 """

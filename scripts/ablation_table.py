@@ -26,7 +26,7 @@ def compute() -> dict:
     import torch
 
     from explorer import ablation
-    from explorer.inference import load_registry
+    from explorer.compute.inference import load_registry
     torch.set_num_threads(2)
     reg = load_registry(names={ablation.BERT, ablation.TRANSLATOR})
     return {"bert": ablation.bert_importance(reg=reg).to_json(),

@@ -1,5 +1,5 @@
 """docs/heads-syntax.md, generated from the precomputed heads-vs-syntax table (assets/syntax/bert-ewt-dev.json, made
-by `python3 -m explorer.syntax`), with Clark et al. (2019)'s figures beside ours.
+by `python3 -m explorer.compute.syntax`), with Clark et al. (2019)'s figures beside ours.
 
     python -m scripts.heads_syntax            # writes docs/heads-syntax.md
     python -m scripts.heads_syntax --check    # exit 1 if docs/heads-syntax.md is not what it would write
@@ -72,7 +72,7 @@ def render(t: dict, encoder: dict | None = None) -> str:
         "attention drawn over a sentence.",
         "",
         "Following Clark, Khandelwal, Levy & Manning (2019), *What Does BERT Look At?*, section 4.2, as their released "
-        "code does it (`explorer/syntax.py` says where each step comes from):",
+        "code does it (`explorer/compute/syntax.py` says where each step comes from):",
         "",
         "- word-level attention from WordPiece attention: attention **to** a word is the sum over its pieces, "
         "attention **from** a word the mean over its pieces; [CLS] and [SEP] are words of their own while pooling;",

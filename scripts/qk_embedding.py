@@ -1,5 +1,5 @@
 """assets/qk_embedding/<model>.qk (safetensors) and .json: every head's queries and keys of held-out sentences in one
-PCA plane (explorer/qk_embedding.py, after AttentionViz), for the Query · key tab.
+PCA plane (explorer/compute/qk_embedding.py, after AttentionViz), for the Query · key tab.
 
     python -m scripts.qk_embedding                                # BERT, UD English EWT dev, ~2,500 pieces
     python -m scripts.qk_embedding --data-dir ../shared/data --model bert --tokens 2500
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from safetensors.numpy import save_file
 
-from explorer import qk_embedding as qe
+from explorer.compute import qk_embedding as qe
 
 DEV = Path("pos-ud-english-ewt") / "v2.15-conllu" / "en_ewt-ud-dev.conllu"  # under --data-dir
 
@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     chosen = qe.pick(sentences, args.tokens)
     tensors, meta = qe.build([sentences[i] for i in chosen], args.model)
     command = "python -m scripts.qk_embedding " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
-    meta = {"model": meta.pop("model"), "method": "AttentionViz (Yeh et al. 2023) PCA, explorer/qk_embedding.py",
+    meta = {"model": meta.pop("model"), "method": "AttentionViz (Yeh et al. 2023) PCA, explorer/compute/qk_embedding.py",
             "command": command.strip(),
             "data": {"file": DEV.as_posix(), "sha256": sha256(data), "sentences_in_file": len(sentences),
                      "sentence_indices": chosen},

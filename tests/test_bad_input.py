@@ -1,4 +1,4 @@
-"""Hostile and malformed input at every entry point: the Python API (explorer/inference.py),
+"""Hostile and malformed input at every entry point: the Python API (explorer/compute/inference.py),
 the CLI (`explorer.cli.main`, in-process) and the app's handlers (app.py, called directly,
 no browser).
 
@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import drawn_json
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from explorer import views as vw
 from explorer.cli import main as cli_main
 from explorer.views import bert as bert_views, seq2seq as s2s_views, transformer as tr_views
-from explorer.inference import BertResult, TranslationResult, UserError
+from explorer.compute.inference import BertResult, TranslationResult, UserError
 
 NEEDED = ("seq2seq-dot", "transformer-en-fr", "bert")
 pytestmark = pytest.mark.skipif(not all((inf.ASSETS / n / "config.json").is_file() for n in NEEDED),
@@ -415,7 +415,7 @@ def app():
 
 
 _TAG = re.compile(r"<\s*/?\s*([a-zA-Z][a-zA-Z0-9]*)")
-PLOTLY_TAGS = {"br", "extra"}  # the markup explorer/figures.py itself puts in hover templates
+PLOTLY_TAGS = {"br", "extra"}  # the markup explorer/figures/__init__.py itself puts in hover templates
 
 
 def _strings(obj):

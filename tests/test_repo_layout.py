@@ -172,10 +172,10 @@ def files_the_app_loads(monkeypatch) -> set[str]:
     monkeypatch.setattr(checkpoint, "load_file", lambda path, *a, **k: note(path) or real_load_file(path, *a, **k))
     monkeypatch.setattr(checkpoint, "Tokenizer", Tokenizer)
     try:
-        from explorer import inference, live, snapshots
+        from explorer.compute import inference, live, snapshots
         reg = inference.load_registry(inference.ASSETS)
         assert reg.models and not reg.errors, reg.errors
-        from explorer import pipeline
+        from explorer.compute import pipeline
         for task in pipeline.PIPELINE_TASKS:  # the fine-tuned tasks load on first use, on the shared BERT
             pipeline.load(task, reg)
         for name in snapshots.snapshot_models():

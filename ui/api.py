@@ -1,7 +1,7 @@
 """The public API endpoints: /translate, /translate_target, /fill_mask, /nsp, /generate, and the fine-tuned tasks
-/sentiment_analysis, /nli, /pos, /ner, /question_answering (explorer.pipeline's outputs as JSON), for gradio_client
+/sentiment_analysis, /nli, /pos, /ner, /question_answering (explorer.compute.pipeline's outputs as JSON), for gradio_client
 and for plain HTTP (POST /gradio_api/call/<name> with {"data": [...]}, then GET the event stream). The tabs call
-the same building blocks (explorer.inference, explorer/views/api.py).
+the same building blocks (explorer.compute.inference, explorer/views/api.py).
 
     from gradio_client import Client
     Client("http://127.0.0.1:7860").predict("I am a student.", "transformer-en-fr", 1, api_name="/translate")
@@ -33,12 +33,12 @@ import orjson
 import plotly.graph_objects as go
 from gradio.components.plot import PlotData
 
-from explorer import generate as gen
+from explorer.compute import generate as gen
 from explorer import i18n
-from explorer import inference as inf
-from explorer import pipeline as ft
-from explorer.choices import next_word_choices
-from explorer.inference import UserError
+from explorer.compute import inference as inf
+from explorer.compute import pipeline as ft
+from explorer.compute.choices import next_word_choices
+from explorer.compute.inference import UserError
 from explorer.results import shared_results
 from explorer.views.api import bert_api_record, bert_overview, cross_overview
 from explorer.views.bert import nsp_figure, topk_figure
@@ -75,7 +75,7 @@ def translate_api(text: str, model: str, beam: int = 1) -> tuple[str, go.Figure,
 @api_errors
 def translate_target_api(text: str, model: str, target: str) -> tuple[str, go.Figure, dict]:
     """/translate_target: a translation the caller types, read teacher-forced: (the target as read, its cross
-    attention, explorer.choices' record: each token's probability and rank and the top 5 at every step)."""
+    attention, explorer.compute.choices' record: each token's probability and rank and the top 5 at every step)."""
     inf.clean_text(target, "target")  # an empty target is an error here, not the model's own translation
     forced = next_word_choices(model, text, target=target)
     return forced.translation, cross_overview(forced), forced.to_json()
@@ -97,7 +97,7 @@ def nsp_api(sentence_a: str, sentence_b: str) -> tuple[go.Figure, go.Figure, dic
 
 def check_finite(value, name: str, hi: float):
     """A temperature or top-p as sent, unless it is infinite: JSON's 1e400 arrives as infinity (Python reads it so),
-    refused here as too large rather than as "not a number". The range is explorer.generate.check_settings', which
+    refused here as too large rather than as "not a number". The range is explorer.compute.generate.check_settings', which
     takes a value just above 0 (1e-320) as its floor, 0.001 or 1e-6: the argmax, as in the CLI and Python."""
     try:
         v = float(value)
@@ -114,7 +114,7 @@ def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0
                  top_p: float = 1.0, seed: int = 0, greedy: bool = False) -> tuple[str, dict]:
     """/generate: (the text, record JSON: each step's token, its probability and the top alternatives, and the
     causal attention with its masked scores, null above the diagonal). The same seed gives the same text."""
-    if not greedy:  # greedy reads neither (explorer.generate.check_settings)
+    if not greedy:  # greedy reads neither (explorer.compute.generate.check_settings)
         temperature = check_finite(temperature, "Temperature", gen.MAX_TEMPERATURE)
         top_p = check_finite(top_p, "Top-p", 1.0)
     r = gen.generate(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy)
@@ -122,7 +122,7 @@ def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0
 
 
 def finetune_api(task: str, text: str, text_b: str = "") -> dict:
-    """/sentiment_analysis, /nli, /pos, /ner, /question_answering: one input's explorer.pipeline output with the
+    """/sentiment_analysis, /nli, /pos, /ner, /question_answering: one input's explorer.compute.pipeline output with the
     tokens the model read (text_b: the hypothesis for nli, the paragraph for question answering; else unused)."""
     task = ft.task_name(task)
     if task == "qa":

@@ -16,10 +16,10 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
-from explorer import downloads as dl
+from explorer.serve import downloads as dl
 from explorer import i18n
-from explorer import inference as inf
-from explorer.inference import UserError
+from explorer.compute import inference as inf
+from explorer.compute.inference import UserError
 from explorer.views import md
 
 log = logging.getLogger("attention_explorer")
@@ -288,7 +288,7 @@ def validator(*checks):
     """A Gradio `validator` for an event whose last input is the language switch: checks[i], where given, gets
     (the i-th input, all inputs) and raises UserError. A failure is written under that input and the event does
     not run, so the last good result stays on screen (with gr.Error every output went blank under an "Error"
-    badge). The checks are the model call's own (explorer.inference), without the model."""
+    badge). The checks are the model call's own (explorer.compute.inference), without the model."""
     def validate(*args):
         lang = args[-1]
         out = []
@@ -345,7 +345,7 @@ def downloads(L: Localized, key: str = "common.downloads", value=None) -> gr.Sta
     """A view's downloads, written only when the visitor asks (every result's files, written at once, would fill the
     server's disk under a class of visitors): a button that writes them and the list
     of the files it wrote, under a gr.State holding what they are made from (the view's `files`, an
-    explorer.downloads.Downloads; the State is what handlers return: `{self.files: v.files}`). A run or a slider
+    explorer.serve.downloads.Downloads; the State is what handlers return: `{self.files: v.files}`). A run or a slider
     move only replaces the State, which empties the list in the browser: a file shown is always the result's on
     screen. The State carries the button and the list as `.button` and `.list`.
     interactive=False: Gradio drew a list that is also an event's input as an upload box whose ✕ emptied it."""
@@ -363,7 +363,7 @@ def downloads(L: Localized, key: str = "common.downloads", value=None) -> gr.Sta
 
 def download_folder() -> Path:
     """Where the app writes downloads: inside Gradio's cache (GRADIO_TEMP_DIR), so that Gradio serves them without
-    a second copy; the disk budget (explorer.downloads) counts the whole cache."""
+    a second copy; the disk budget (explorer.serve.downloads) counts the whole cache."""
     from gradio.utils import get_upload_folder
 
     cache = Path(get_upload_folder())
@@ -383,7 +383,7 @@ def write_files(files):
 
 
 def keep_disk_budget() -> None:
-    """The timed clean-up of the app's downloads and Gradio's cache (app.py's main guard; explorer.downloads)."""
+    """The timed clean-up of the app's downloads and Gradio's cache (app.py's main guard; explorer.serve.downloads)."""
     download_folder()
     dl.start_sweeper()
 

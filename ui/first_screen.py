@@ -6,14 +6,14 @@ visitor's language. `FirstScreens` computes each of them once per language, in o
 keeps the outputs, so a visit costs a dictionary lookup, not a model run, and many visitors do not multiply the
 work. The first visit starts it: the tab it opens first, then every other tab in English and in Korean
 (`warm`), so that the next tabs opened are lookups. Not at launch: a server nobody has visited has read no model weights
-(explorer.inference.registry); warming reads the ones the first screens use and adds about 300 MB, 236 MiB of it
+(explorer.compute.inference.registry); warming reads the ones the first screens use and adds about 300 MB, 236 MiB of it
 those weights (docs/performance.md, start-up).
 
 What is kept is shared by every visitor, so it is made immutable: figures as the JSON Gradio sends
 (`PlotData`: a string), numpy arrays of the records read-only (a view that wrote into one would raise
 instead of changing every visitor's first screen; tests/ui/test_first_screen.py checks the cache against a
 fresh run after the tabs' redraws). A screen's downloads are kept as what they are made from (a view's
-`files`, explorer/downloads.py): the download button writes them when a visitor presses it, never a path that
+`files`, explorer/serve/downloads.py): the download button writes them when a visitor presses it, never a path that
 the disk budget's clean-up would have deleted.
 
 Events (app.py calls `wire`): the tab the page opens on is filled on page load, in the switch's language,

@@ -12,7 +12,7 @@ The key is the tab, the handler and every input (the language, layer and head in
 The outputs are computed as a first screen's are (ui/first_screen.py): inside explorer.cache.shared(), then made
 immutable by `freeze` (figures as the JSON Gradio sends, the records' arrays read-only). Each caller then gets what
 is its own, as an unshared run would give it: a shallow copy of the record (the arrays shared), kept under the
-caller's key in the records' cache, and its downloads under the caller's key in explorer.downloads.pending(), both
+caller's key in the records' cache, and its downloads under the caller's key in explorer.serve.downloads.pending(), both
 bounded and dropped after their time limit, so a session never holds a record itself. Errors are not kept (each caller's run raises its own
 message). A handler called while a first screen is computed runs as it is (the first screens are shared already).
 ATTN_EXPLORER_SHARED_RESULTS=0 turns sharing off, for the page as for the API.
@@ -26,7 +26,7 @@ import functools
 import gradio as gr
 
 from explorer import cache
-from explorer import downloads as dl
+from explorer.serve import downloads as dl
 from explorer.results import Frozen, shared_results
 from ui.first_screen import freeze
 

@@ -1,12 +1,12 @@
 """The gradio-free view layer: one module per tab (explorer/views/<tab>.py) composes its records into
 figures, tables, text and downloads; this package's own module holds what they share: markdown escaping
 (`md`, `notices_md`), tables of matrices (`matrix_table`), the downloads (`to_download`: record JSON, CSV tables
-and a page of the figures, written only when the visitor presses the download button: explorer/downloads.py)
+and a page of the figures, written only when the visitor presses the download button: explorer/serve/downloads.py)
 and the checks of 1-based UI numbers.
 
 The tabs (ui/tabs/<tab>.py) lay these views out; the CLI, bench/ and the tests call them directly.
-Numbers come from explorer.inference / lab / snapshots / live, figures from explorer.figures /
-lab_figures / live_figures. Errors a user can cause raise `UserError`; ui.components.friendly turns
+Numbers come from explorer.compute (inference, lab, snapshots, live, ...), figures from explorer.figures (its
+shared ones and its per-view modules). Errors a user can cause raise `UserError`; ui.components.friendly turns
 them into a message on screen. No gradio here.
 """
 from __future__ import annotations
@@ -19,10 +19,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer.downloads import NO_DOWNLOADS, Downloads, figures_html, jsonable, to_download  # noqa: F401 (the views' imports)
+from explorer.serve.downloads import NO_DOWNLOADS, Downloads, figures_html, jsonable, to_download  # noqa: F401 (the views' imports)
 from explorer.cache import keep, shared, stored  # noqa: F401 (the tabs' records: a key in the page, the record here)
 from explorer.i18n import notice_text
-from explorer.inference import UserError
+from explorer.compute.inference import UserError
 
 
 # ----------------------------------------------------------------------------- text and downloads

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import plotly.graph_objects as go
 
-from explorer.downloads import API_TRACE_MAX_TOKENS  # every layer and head sent up to this many tokens
+from explorer.serve.downloads import API_TRACE_MAX_TOKENS  # every layer and head sent up to this many tokens
 from explorer import figures as fg
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from explorer.i18n import t
-from explorer.inference import BertResult, TranslationResult
+from explorer.compute.inference import BertResult, TranslationResult
 from explorer.views.seq2seq import alignment
 
 
@@ -48,7 +48,7 @@ def bert_api_record(r: BertResult) -> dict:
     if n <= API_TRACE_MAX_TOKENS:
         return r.to_json(decimals=inf.API_DECIMALS)
     note = inf.Notice(f"attention.enc_self is sent for inputs of up to {API_TRACE_MAX_TOKENS} tokens (this one has "
-                      f"{n}): the figure is the last layer's mean over heads; explorer.inference in Python returns "
+                      f"{n}): the figure is the last layer's mean over heads; explorer.compute.inference in Python returns "
                       "every layer and head for any length.", "api_trace_left_out", limit=API_TRACE_MAX_TOKENS,
                       tokens=n)
     short = replace(r, trace=replace(r.trace, enc_self=None), notices=[*r.notices, note])

@@ -1,7 +1,7 @@
-"""What attention explains: one prediction's six measures over its input tokens (explorer/attribution.py) as a map,
+"""What attention explains: one prediction's six measures over its input tokens (explorer/compute/attribution.py) as a map,
 their Spearman correlations, and a line saying where attention agrees with the gradient methods and where it does
 not. A run computes every target (each [MASK], each translated word) once; choosing another target or switching
-the language redraws from the record (`attribution_redraw`), no model call. Figures: explorer/attribution_figures.py.
+the language redraws from the record (`attribution_redraw`), no model call. Figures: explorer/figures/attribution.py.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer import attribution as at
-from explorer import attribution_figures as af
+from explorer.compute import attribution as at
+from explorer.figures import attribution as af
 from explorer import figures as fg
 from explorer.i18n import t
 from explorer.views import Downloads, md, notices_md, to_download

@@ -9,11 +9,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer import inference as inf
-from explorer import lab_figures as lf
+from explorer.compute import inference as inf
+from explorer.figures import lab as lf
 from explorer.i18n import figure_labels, lab_labels, localized, t
-from explorer.confidence import shaded_translation
-from explorer.inference import TranslationResult
+from explorer.figures.confidence import shaded_translation
+from explorer.compute.inference import TranslationResult
 from explorer.views import Downloads, matrix_table, md, notices_md, to_download
 
 
@@ -29,7 +29,7 @@ class BeamChoice:
     notice: str
     files: Downloads
     record: TranslationResult
-    confidence: str  # HTML: the chosen hypothesis's words shaded by how unsure the model is (explorer.confidence)
+    confidence: str  # HTML: the chosen hypothesis's words shaded by how unsure the model is (explorer.figures.confidence)
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class BeamSearch:
 @dataclass(frozen=True)
 class BeamView:
     table: pd.DataFrame  # rank, translation, log-prob, score, tokens
-    figure: go.Figure  # lab_figures.beam_figure: scores + prefix tree
+    figure: go.Figure  # explorer.figures.lab.beam_figure: scores + prefix tree
     choices: list[tuple[str, int]]  # (label, hypothesis index) for the chooser
     chosen: BeamChoice  # the hypothesis the record shows (0, the best, after a search)
     record: BeamSearch

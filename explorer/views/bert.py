@@ -1,6 +1,6 @@
 """The BERT tab's composition: fill-mask, next-sentence prediction and per-head self-attention of one
 pass (Devlin et al. 2019), for the shipped BERT, a custom one ($ATTN_EXPLORER_BERT_DIR) or a Hub model.
-Records come from explorer.inference; figures from explorer.figures.
+Records come from explorer.compute.inference; figures from explorer.figures.
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 from explorer import byo_bert
 from explorer import figures as fg
 from explorer import i18n
-from explorer import inference as inf
-from explorer.inference import BertResult, UserError
+from explorer.compute import inference as inf
+from explorer.compute.inference import BertResult, UserError
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 

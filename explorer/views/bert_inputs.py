@@ -1,6 +1,6 @@
 """The "BERT's inputs & masking" tab's composition: the input sum of Devlin et al. 2018 (fig. 2), the learned
 position table beside the sinusoidal one, BERT's sizes, and the 80/10/10 rule on a sentence
-(explorer.bert_inputs), in the page's language."""
+(explorer.compute.bert_inputs), in the page's language."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import bert_inputs as bi
-from explorer import figures_inside as fi
+from explorer.compute import bert_inputs as bi
+from explorer.figures import inside as fi
 from explorer import i18n
 from explorer.views import Downloads, md, notices_md, to_download
 

@@ -1,5 +1,5 @@
 """The "Next-word choices" tab's composition: the top-k whole words at every word of the translation beside the
-attention row of the step that began it, for the model's own translation or a typed one (explorer.choices: a
+attention row of the step that began it, for the model's own translation or a typed one (explorer.compute.choices: a
 word's probability is the product of its pieces' along the model's greedy continuation), in the page's
 language. The presets (`presets`) start with the "it" sentence, whose French "il" or "elle" is a choice."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import choices
-from explorer import figures_inside as fi
+from explorer.compute import choices
+from explorer.figures import inside as fi
 from explorer import i18n
 from explorer.views import Downloads, md, notices_md, to_download
 

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import lab
-from explorer import lab_figures as lf
+from explorer.compute import lab
+from explorer.figures import lab as lf
 from explorer.i18n import lab_labels, localized, t
 from explorer.views import Downloads, md, notices_md, to_download
 

@@ -1,5 +1,5 @@
 """The "ELMo: mixing layers" tab's composition: ELMo_k = gamma sum_j s_j h_k,j (Peters et al. 2018, eq. 1) on this
-repo's encoders (explorer.elmo), the weights and the cosine between two senses, in the page's language."""
+repo's encoders (explorer.compute.elmo), the weights and the cosine between two senses, in the page's language."""
 from __future__ import annotations
 
 import re
@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import elmo
-from explorer import figures_inside as fi
+from explorer.compute import elmo
+from explorer.figures import inside as fi
 from explorer import i18n
-from explorer.inference import UserError
-from explorer.lab import EXAMPLES  # noqa: F401 (the tab's default sentences: word -> (model, sentences))
+from explorer.compute.inference import UserError
+from explorer.compute.lab import EXAMPLES  # noqa: F401 (the tab's default sentences: word -> (model, sentences))
 from explorer.views import Downloads, notices_md, to_download
 
 LAYER_COLUMNS = ["layer", "weight s_j", "cosine 1·2"]

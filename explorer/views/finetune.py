@@ -1,8 +1,8 @@
 """The Fine-tuning tab's composition: a fine-tuned BERT task's prediction, and what fine-tuning
 changed in attention, both models read on the same tokens.
 
-Records come from explorer.pipeline (`classify`, `tag`, `answer` with with_base=True); figures from
-explorer.finetune_figures and explorer.figures. The per-head change is the mean, over the real query rows,
+Records come from explorer.compute.pipeline (`classify`, `tag`, `answer` with with_base=True); figures from
+explorer.figures.finetune and explorer.figures. The per-head change is the mean, over the real query rows,
 of the total variation distance between a head's two attention rows, 0.5 * sum_k |A_ft[q, k] - A_pt[q, k]|:
 0 where fine-tuning left the head alone, 1 where the two rows share no weight.
 """
@@ -15,10 +15,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer import finetune_figures as ff
+from explorer.figures import finetune as ff
 from explorer import i18n
-from explorer import pipeline as ft
-from explorer.inference import UserError
+from explorer.compute import pipeline as ft
+from explorer.compute.inference import UserError
 from explorer.views import md, notices_md
 from explorer.views.transformer import pick
 

@@ -1,7 +1,7 @@
 """The GPT tab's composition: a prompt continued token by token (greedy, temperature, top-k, top-p), each step's
 next-token distribution, the causal self-attention of the final sequence per layer and head with its masked scores
 (-inf above the diagonal, as the Transformer tab draws them), and the same text through BERT and the GPT side by
-side: what each token may see, and where each model looks. Records come from explorer.generate; figures from
+side: what each token may see, and where each model looks. Records come from explorer.compute.generate; figures from
 explorer.figures.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer import i18n
-from explorer.generate import GenerationResult, SideBySide, generate_stream, side_by_side
-from explorer.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings  # noqa: F401 (the tab's limits)
+from explorer.compute.generate import GenerationResult, SideBySide, generate_stream, side_by_side
+from explorer.compute.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings  # noqa: F401 (the tab's limits)
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 

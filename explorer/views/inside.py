@@ -1,5 +1,5 @@
 """The "Inside a layer" tab's composition: one token through one Transformer, BERT or GPT layer
-(explorer.inside, Vaswani et al. 2017 sec. 3), as figures in the page's language, a summary and downloads."""
+(explorer.compute.inside, Vaswani et al. 2017 sec. 3), as figures in the page's language, a summary and downloads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import figures_inside as fi
+from explorer.figures import inside as fi
 from explorer import i18n
-from explorer import inside
-from explorer import inference as inf
+from explorer.compute import inside
+from explorer.compute import inference as inf
 from explorer.views import Downloads, md, notices_md, to_download
 
 STACK_KEYS = {"encoder": "il.encoder", "decoder": "il.decoder"}
@@ -97,7 +97,7 @@ def token_choices(r: inside.InsideResult) -> list[tuple[str, int]]:
 
 def inside_view(text: str, model: str, layer=1, token=0, stack: str = "encoder", target: str = "",
                 lang: str = "en") -> InsideView:
-    """Run explorer.inside on `text` (layer is 1-based as on the page, token 0-based) and draw it."""
+    """Run explorer.compute.inside on `text` (layer is 1-based as on the page, token 0-based) and draw it."""
     layer_i = int(layer or 1) - 1 if str(layer).strip() not in ("", "None") else 0
     r = inside.inside_layer(model, text, layer=layer_i, token=token or 0, stack=stack or "encoder",
                             target=target or None)

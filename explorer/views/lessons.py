@@ -14,9 +14,12 @@ from typing import Callable
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import lessons, pretraining, pretraining_figures
+from explorer import lessons
+from explorer.compute import pretraining
+from explorer.figures import pretraining as pretraining_figures
 from explorer.lessons import DECKS, FIRST, STEPS, neighbours  # noqa: F401 (the tab's path through the decks)
-from explorer import worked, worked_figures
+from explorer.compute import worked
+from explorer.figures import worked as worked_figures
 from explorer.i18n import t
 from explorer.views import bert, bert_inputs, choices, contextual, finetune, gpt, inside, length, luong
 from explorer.views import positional, query_key, scores, seq2seq, transformer
@@ -35,9 +38,9 @@ class LessonView:
 
 
 def pipeline_figure(sentences, lang: str = "en") -> go.Figure:
-    """The code slide's output: explorer.pipeline.pipeline("sentiment-analysis") on the slide's sentences, as
+    """The code slide's output: explorer.compute.pipeline.pipeline("sentiment-analysis") on the slide's sentences, as
     the table it returns (input, label, score)."""
-    from explorer.pipeline import pipeline  # the fine-tuned BERT, read at this step's first drawing
+    from explorer.compute.pipeline import pipeline  # the fine-tuned BERT, read at this step's first drawing
     out = pipeline("sentiment-analysis")(list(sentences))
     cols = {"en": ("input", "label", "score"), "ko": ("입력", "레이블", "점수")}[lang if lang == "ko" else "en"]
     return table_figure(pd.DataFrame([(s, o["label"], round(float(o["score"]), 4)) for s, o in zip(sentences, out)],

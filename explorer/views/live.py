@@ -1,4 +1,4 @@
-"""Train it yourself, live: a toy seq2seq with attention trained for a few seconds (explorer.live), drawn
+"""Train it yourself, live: a toy seq2seq with attention trained for a few seconds (explorer.compute.live), drawn
 as it learns; a generator of views.
 """
 from __future__ import annotations
@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from explorer import live
-from explorer.live import DEFAULT_PROBE, MAX_SECONDS, SCORE_FUNCTIONS  # noqa: F401 (the tab's inputs and limit)
-from explorer import live_figures as lvf
+from explorer.compute import live
+from explorer.compute.live import DEFAULT_PROBE, MAX_SECONDS, SCORE_FUNCTIONS  # noqa: F401 (the tab's inputs and limit)
+from explorer.figures import live as lvf
 from explorer.i18n import live_labels, t
 from explorer.views import Downloads, NO_DOWNLOADS, to_download
 

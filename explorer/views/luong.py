@@ -1,4 +1,4 @@
-"""The "Luong's four steps" tab's composition: one decoding step of an RNN encoder-decoder (explorer.luong,
+"""The "Luong's four steps" tab's composition: one decoding step of an RNN encoder-decoder (explorer.compute.luong,
 Luong et al. 2015 sec. 3; Bahdanau et al. 2015 for additive), as figures in the page's language."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import figures_inside as fi
+from explorer.figures import inside as fi
 from explorer import i18n
-from explorer import luong
+from explorer.compute import luong
 from explorer.views import Downloads, md, notices_md, to_download
 
 TOP_COLUMNS = ["rank", "token", "probability"]

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer import lab
-from explorer import lab_figures as lf
+from explorer.compute import lab
+from explorer.figures import lab as lf
 from explorer.i18n import lab_labels, t
 from explorer.views import Downloads, md, to_download
 

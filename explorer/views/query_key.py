@@ -1,6 +1,6 @@
 """Query · key: one query token's scores q·k/√d_k against every key, their softmax beside the model's own
 attention (Vaswani et al. 2017, eq. 1), and the head's queries and keys of many held-out sentences in one plane
-with the typed sentence's own (AttentionViz, Yeh et al. 2023; explorer/qk_embedding.py).
+with the typed sentence's own (AttentionViz, Yeh et al. 2023; explorer/compute/qk_embedding.py).
 
 A run (`query_key_view`) computes a `QueryKeyRecord`; `query_key_redraw` draws a record again in another language
 or colouring without a model call (the tab keeps the record for the language switch).
@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import inference as inf
-from explorer import lab
-from explorer import lab_figures as lf
-from explorer import qk_embedding as qe
-from explorer import qk_figures as qf
+from explorer.compute import inference as inf
+from explorer.compute import lab
+from explorer.figures import lab as lf
+from explorer.compute import qk_embedding as qe
+from explorer.figures import qk_embedding as qf
 from explorer.figures import placeholder
 from explorer.i18n import lab_labels, localized, t
 from explorer.views import Downloads, md, notices_md, one_based, to_download, whole_number

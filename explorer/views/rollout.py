@@ -9,8 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer import lab
-from explorer import lab_figures as lf
+from explorer.compute import lab
+from explorer.figures import lab as lf
 from explorer.i18n import figure_labels, lab_labels, t
 from explorer.views import Downloads, matrix_table, notices_md, one_based, to_download, whole_number
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import lab
-from explorer import lab_figures as lf
-from explorer.confidence import shaded_rows
+from explorer.compute import lab
+from explorer.figures import lab as lf
+from explorer.figures.confidence import shaded_rows
 from explorer.i18n import lab_labels, localized, t
 from explorer.views import Downloads, md, notices_md, to_download
 
@@ -26,7 +26,7 @@ class ScoreFunctionsView:
     notice: str  # markdown
     files: Downloads
     record: lab.ScoreComparison
-    confidence: str  # HTML: each model's translation shaded by how unsure it is (explorer.confidence)
+    confidence: str  # HTML: each model's translation shaded by how unsure it is (explorer.figures.confidence)
 
 
 def score_functions_view(text: str, lang: str = "en") -> ScoreFunctionsView:

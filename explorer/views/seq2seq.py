@@ -1,6 +1,6 @@
 """The seq2seq tab's composition: one RNN encoder-decoder's greedy translation, its alignment (cross
 attention, target x source) and one decoding step's attention over the source (Bahdanau et al. 2015,
-Luong et al. 2015). Records come from explorer.inference; figures from explorer.figures.
+Luong et al. 2015). Records come from explorer.compute.inference; figures from explorer.figures.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer import i18n
-from explorer import inference as inf
-from explorer.confidence import shaded_translation
-from explorer.inference import TranslationResult
+from explorer.compute import inference as inf
+from explorer.figures.confidence import shaded_translation
+from explorer.compute.inference import TranslationResult
 from explorer.views import Downloads, matrix_table, md, notices_md, to_download
 
 SCORE_FUNCTIONS = {  # seq2seq-<key> -> label; score(s_t, h_i) as in Luong et al. (2015) and Bahdanau et al. (2015)
@@ -35,7 +35,7 @@ class Seq2SeqView:
     files: Downloads
     record: TranslationResult
     steps: int  # decoding steps (the step slider's maximum)
-    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.confidence)
+    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.figures.confidence)
 
 
 def seq2seq_choices(reg, lang: str = "en") -> list[tuple[str, str]]:

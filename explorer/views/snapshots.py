@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from explorer import live_figures as lvf
-from explorer import snapshots as snap
+from explorer.figures import live as lvf
+from explorer.compute import snapshots as snap
 from explorer.i18n import live_labels, t
-from explorer.inference import UserError
+from explorer.compute.inference import UserError
 from explorer.views import Downloads, one_based, to_download, whole_number
 
 

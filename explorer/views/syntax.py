@@ -1,7 +1,7 @@
 """Heads vs syntax (Clark et al. 2019, section 4.2): the precomputed table of each relation's best head against the
 best fixed offset, a relation's layer x head accuracy grid, and a sentence with one head's attention drawn over it
 (and its parse, for the example sentences: no dependency parser installs here, so a typed sentence gets the
-attention alone). Numbers: explorer/syntax.py and assets/syntax/*.json; figures: explorer/syntax_figures.py."""
+attention alone). Numbers: explorer/compute/syntax.py and assets/syntax/*.json; figures: explorer/figures/syntax.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,8 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer import figures as fg
-from explorer import syntax as sx
-from explorer import syntax_figures as sf
+from explorer.compute import syntax as sx
+from explorer.figures import syntax as sf
 from explorer.i18n import t
 from explorer.views import Downloads, md, notices_md, one_based, to_download
 
@@ -51,8 +51,8 @@ def table(model: str = "bert") -> dict:
     """The precomputed table of `model` (read once; the app never changes it)."""
     path = table_path(model)
     if not path.is_file():
-        from explorer.inference import UserError
-        raise UserError(f"No heads-vs-syntax table for '{model}': run python3 -m explorer.syntax --model {model}.",
+        from explorer.compute.inference import UserError
+        raise UserError(f"No heads-vs-syntax table for '{model}': run python3 -m explorer.compute.syntax --model {model}.",
                         "syntax_no_table", name=model)
     return sx.load_table(path)
 

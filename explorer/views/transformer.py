@@ -1,7 +1,7 @@
 """The Transformer tab's composition: one translation's encoder self-, masked decoder self- and cross
 attention (Vaswani et al. 2017), every head as a grid and the chosen (layer, head) on its own, the masked
 scores QK^T/sqrt(d_k) beside their softmax, and beam search's n-best. Records come from
-explorer.inference; figures from explorer.figures.
+explorer.compute.inference; figures from explorer.figures.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer import i18n
-from explorer import inference as inf
-from explorer.confidence import shaded_translation
-from explorer.inference import TranslationResult
+from explorer.compute import inference as inf
+from explorer.figures.confidence import shaded_translation
+from explorer.compute.inference import TranslationResult
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, notices_md, to_download
 
 
@@ -54,7 +54,7 @@ class TransformerView:
     record: TranslationResult
     n_layers: int
     n_heads: int
-    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.confidence)
+    confidence: str  # HTML: the translation's words shaded by how unsure the model is (explorer.figures.confidence)
 
 
 _TRANSFORMER_VIEWS = {  # trace field -> (i18n key of its title, rows, cols) of the record's tokens

@@ -19,7 +19,7 @@ this repository's models/bert.py. No `trust_remote_code` (nothing is downloaded 
 folder); the price is that a client imports `models.training.export_hf` (this repository) before loading. The
 adapters are merged into the attention projections (W + (alpha/r) B A), so the folder holds one plain
 fp32 encoder and head; tests/models/test_export_hf.py checks transformers' pipeline against
-explorer.pipeline at 1e-5.
+explorer.compute.pipeline at 1e-5.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import pytest
 
 from bench.classroom import run_class
 from deploy.replicas import COOKIE, free_port, nginx_binary, serve, standalone_config
-from explorer import inference as inf
+from explorer.compute import inference as inf
 
 NEEDED = ("transformer-en-fr", "bert")
 pytestmark = [pytest.mark.slow,

@@ -12,7 +12,7 @@ psutil = pytest.importorskip("psutil")
 
 from bench._server import start_app, stop  # noqa: E402
 from bench.limits import multipart, padded, post_raw  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 from ui.limits import LIMITS  # noqa: E402
 
 pytestmark = [pytest.mark.slow,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench._server import start_app, stop
-from explorer import confidence as conf
+from explorer.figures import confidence as conf
 from explorer import i18n
 from test_browser import ARGS, CHROMIUM, FIRST_CALL_MS, MISSING, STEP_MS, Page, sync_playwright
 

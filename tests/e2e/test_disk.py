@@ -1,6 +1,6 @@
 """`python app.py` over real HTTP (the routes the page uses: queue/join and the session's event stream): slider moves
 write no file, the download button writes files that parse back to the result, and the timed clean-up deletes them
-once they are older than the age (explorer/downloads.py), so that
+once they are older than the age (explorer/serve/downloads.py), so that
 the app's disk stays under its budget. The app runs with its own temporary folders
 and a clean-up every second of files older than 3 s."""
 import time
@@ -12,7 +12,7 @@ httpx = pytest.importorskip("httpx")
 
 from bench._server import start_app, stop  # noqa: E402
 from bench.disk import Session, find, folder_files, written  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (inf.ASSETS / "transformer-en-fr" / "config.json").is_file(),

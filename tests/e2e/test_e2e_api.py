@@ -4,7 +4,7 @@
 /fill_mask and /nsp are called through gradio_client. The JSON trace that comes back must
 keep the attention invariants (tokens present, shapes match them, every row sums to 1,
 P(IsNext) + P(NotNext) = 1, k predictions per [MASK]) and carry the same numbers as the
-in-process Python API (explorer.inference) for the same input: one source of truth. A bad
+in-process Python API (explorer.compute.inference) for the same input: one source of truth. A bad
 input must come back as the user-facing message of `UserError`, never a traceback or the
 app's generic "something went wrong".
 """
@@ -19,8 +19,8 @@ from gradio_client import Client  # noqa: E402
 from gradio_client.exceptions import AppError  # noqa: E402
 
 from bench._server import start_app, stop  # noqa: E402
-from explorer import inference as inf  # noqa: E402
-from explorer.inference import UserError  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
+from explorer.compute.inference import UserError  # noqa: E402
 
 NEEDED = ("transformer-en-fr", "seq2seq-additive", "bert")
 pytestmark = [

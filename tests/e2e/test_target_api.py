@@ -1,5 +1,5 @@
 """/translate_target over HTTP (gradio_client): a typed translation comes back teacher-forced with each token's
-probability, the same numbers as explorer.choices in this process; /translate's three values give the plain
+probability, the same numbers as explorer.compute.choices in this process; /translate's three values give the plain
 translation as before."""
 import numpy as np
 import pytest
@@ -8,8 +8,8 @@ pytest.importorskip("gradio_client")
 from gradio_client import Client  # noqa: E402
 
 from bench._server import start_app, stop  # noqa: E402
-from explorer import inference as inf  # noqa: E402
-from explorer.choices import next_word_choices  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
+from explorer.compute.choices import next_word_choices  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (inf.ASSETS / "transformer-en-fr" / "config.json").is_file(),

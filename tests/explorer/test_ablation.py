@@ -204,7 +204,7 @@ _REG = {}
 
 def _registry():
     if "reg" not in _REG:
-        from explorer.inference import load_registry
+        from explorer.compute.inference import load_registry
         _REG["reg"] = load_registry(names={ablation.BERT, ablation.TRANSLATOR})
     return _REG["reg"]
 

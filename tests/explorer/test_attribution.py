@@ -10,9 +10,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer import attribution as at
-from explorer import lab
-from explorer.inference import registry
+from explorer.compute import attribution as at
+from explorer.compute import lab
+from explorer.compute.inference import registry
 from models.tokenizers import special_ids
 
 TEXT = "the cat sat on the [MASK]."

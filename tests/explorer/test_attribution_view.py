@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer import attribution as at
-from explorer import attribution_figures as af
+from explorer.compute import attribution as at
+from explorer.figures import attribution as af
 from explorer.views import attribution as views
 
 

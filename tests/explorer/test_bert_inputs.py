@@ -1,4 +1,4 @@
-"""explorer/bert_inputs.py: BERT's input embeddings against the model's own Embeddings module, the position tables'
+"""explorer/compute/bert_inputs.py: BERT's input embeddings against the model's own Embeddings module, the position tables'
 cosines, and the 80/10/10 rule as training applies it, with the predictions of the model's own forward."""
 import random
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import bert_inputs as bi
-from explorer.inference import ASSETS, UserError, encode_bert, registry
+from explorer.compute import bert_inputs as bi
+from explorer.compute.inference import ASSETS, UserError, encode_bert, registry
 from models.tokenizers import special_ids
 from models.training.data import mask_tokens
 from models.transformer import sinusoidal_positions

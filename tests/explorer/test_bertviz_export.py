@@ -1,4 +1,4 @@
-"""explorer/bertviz_export.py and `python -m explorer export`: our attention in bertviz's shapes, rendered by the
+"""explorer/serve/bertviz_export.py and `python -m explorer export`: our attention in bertviz's shapes, rendered by the
 real bertviz package (head_view and model_view) for BERT, the Transformer and an RNN encoder-decoder, with the
 weights bertviz embeds equal to the records' Trace."""
 import json
@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from explorer import bertviz_export as bx
+from explorer.serve import bertviz_export as bx
 from explorer import cli
-from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
+from explorer.compute.inference import ASSETS, UserError, encode_bert, registry, translate
 
 bertviz = pytest.importorskip("bertviz", reason="bertviz is a test dependency (requirements-dev.txt)")
 MODELS = ["bert", "transformer-en-fr", "seq2seq-general"]

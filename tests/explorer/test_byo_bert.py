@@ -11,7 +11,7 @@ import torch
 
 from explorer import byo_bert
 from explorer.byo_bert import load_hub, load_local, register, wordpiece_from_vocab
-from explorer.inference import Registry, UserError, encode_bert, fill_mask, nsp
+from explorer.compute.inference import Registry, UserError, encode_bert, fill_mask, nsp
 
 transformers = pytest.importorskip("transformers")
 

@@ -12,7 +12,7 @@ from tokenizers import Regex, Tokenizer, models, pre_tokenizers
 
 from explorer import byo_bert
 from explorer.byo_bert import MAX_ATTENTION_CELLS, GuardedTokenizer, attention_cells, load_hub, load_local
-from explorer.inference import MAX_CHARS, UserError
+from explorer.compute.inference import MAX_CHARS, UserError
 from models.bert import config_from_hf
 
 BASE = {"model_type": "bert", "vocab_size": 30522, "hidden_size": 768, "num_hidden_layers": 12,

@@ -1,4 +1,4 @@
-"""explorer/choices.py: next-word choices at every step and a typed target's probabilities, against decoding's own
+"""explorer/compute/choices.py: next-word choices at every step and a typed target's probabilities, against decoding's own
 numbers (beam search's per-token log-probabilities, the models' `step`), for both translation architectures."""
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import choices
-from explorer.inference import ASSETS, UserError, registry, translate
+from explorer.compute import choices
+from explorer.compute.inference import ASSETS, UserError, registry, translate
 from models.tokenizers import special_ids
 
 MODELS = ["transformer-en-fr", "seq2seq-general", "seq2seq-additive"]
@@ -36,7 +36,7 @@ def test_greedy_choices_are_the_decoders_own_steps(reg, name):
         probs = [c.probability for c in s.top]
         assert probs == sorted(probs, reverse=True) and sum(probs) <= 1 + 1e-6
     assert r.logprob == pytest.approx(hyp.logprob, abs=1e-3)
-    if getattr(tr, "token_probs", None):  # the translation record's own per-token probabilities (explorer/confidence.py)
+    if getattr(tr, "token_probs", None):  # the translation record's own per-token probabilities (explorer/figures/confidence.py)
         assert [s.probability for s in r.steps] == pytest.approx(tr.token_probs, abs=1e-6)
     rows = r.attention_rows()
     assert rows.shape == (len(r.target_tokens), len(r.source_tokens)) and np.allclose(rows.sum(-1), 1)

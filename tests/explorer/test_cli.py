@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import inference
+from explorer.compute import inference
 from explorer import cli
 from explorer.cli import dumps, main
 
@@ -198,7 +198,7 @@ def test_module_entry_point():
 
 
 def test_embed_reads_the_words_vector_at_a_layer(capsys, tmp_path):
-    from explorer.elmo import word_vector
+    from explorer.compute.elmo import word_vector
     f = tmp_path / "in.txt"
     f.write_text("I sat on the bank of the river.\nNo such word here.\n", encoding="utf-8")
     assert cli.main(["embed", "--word", "bank", "--layer", "2", "--input", str(f)]) == cli.EXIT_USER_ERROR

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import inference as inf
-from explorer.inference import BertResult, TranslationResult
+from explorer.compute import inference as inf
+from explorer.compute.inference import BertResult, TranslationResult
 
 NEEDED = ("seq2seq-additive", "seq2seq-dot", "transformer-en-fr", "transformer-ko-en", "bert")
 pytestmark = pytest.mark.skipif(not all((inf.ASSETS / n / "config.json").is_file() for n in NEEDED),

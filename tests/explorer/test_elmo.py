@@ -1,10 +1,10 @@
-"""explorer/elmo.py: ELMo_k = gamma sum_j s_j h_k,j (Peters et al. 2018, eq. 1) over this repo's encoders: the layer
+"""explorer/compute/elmo.py: ELMo_k = gamma sum_j s_j h_k,j (Peters et al. 2018, eq. 1) over this repo's encoders: the layer
 vectors are the models' own hidden states (the last one equals the contextual view's), the mix is the equation."""
 import numpy as np
 import pytest
 
-from explorer import elmo, lab
-from explorer.inference import ASSETS, UserError, registry
+from explorer.compute import elmo, lab
+from explorer.compute.inference import ASSETS, UserError, registry
 
 have_assets = pytest.mark.skipif(not all((ASSETS / n / "config.json").is_file() for n in ("bert", "transformer-ko-en")),
                                  reason="shipped checkpoints under assets/ are missing")
@@ -68,8 +68,8 @@ def test_the_view_draws_each_layers_vector_and_the_mix(reg):
 
 
 def test_word_vector_is_the_elmo_layer_vector_and_a_sense_check_counts_right():
-    from explorer import senses
-    from explorer.elmo import elmo, word_vector
+    from explorer.compute import senses
+    from explorer.compute.elmo import elmo, word_vector
     r = elmo("bank", ["I sat on the bank of the river.", "The bank gave me a loan."], name="bert")
     for j in (0, 5, 12):
         v = word_vector("bank", "The bank gave me a loan.", "bert", j)

@@ -1,11 +1,13 @@
-"""explorer/figures.py on synthetic arrays: every number in a figure is the array's, masked
+"""explorer/figures/__init__.py on synthetic arrays: every number in a figure is the array's, masked
 cells are marked, repeated tokens keep their own cells, user text is escaped, and the grid
 works for any layers x heads."""
+import ast
 import html
 import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,9 +49,36 @@ def strings(obj):
         yield from (str(v) for v in obj.ravel())
 
 
-def test_figures_module_is_pure():
-    code = ("import sys, explorer.figures; "
-            "print(sorted(m for m in ('torch', 'gradio', 'models', 'explorer.inference') if m in sys.modules))")
+FIGURES = Path(fg.__file__).parent  # explorer/figures/: every module in it is pure (CONTRIBUTING.md, "Explorer")
+NOT_IN_A_FIGURE = ("torch", "gradio", "models", "explorer.compute", "explorer.serve", "explorer.views")
+
+
+def figure_modules() -> list[str]:
+    return sorted("explorer.figures" + ("" if p.stem == "__init__" else "." + p.stem) for p in FIGURES.glob("*.py"))
+
+
+def test_no_figure_module_imports_torch_models_or_gradio():
+    """Read from the source, so that an import inside a function counts too: numpy, plotly and the strings only."""
+    assert len(figure_modules()) > 10
+    found = []
+    for path in sorted(FIGURES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            found += [f"{path.name}:{node.lineno} {n}" for n in names
+                      if any(n == bad or n.startswith(bad + ".") for bad in NOT_IN_A_FIGURE)]
+    assert not found, found
+
+
+def test_figure_modules_are_pure():
+    """Importing every figure module loads none of torch, gradio, the models or the computations."""
+    code = (f"import importlib, sys; [importlib.import_module(m) for m in {figure_modules()!r}]; "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'gradio', 'models') "
+            f"or m.startswith(('explorer.compute', 'explorer.serve', 'explorer.views'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -116,7 +145,7 @@ def _rgb(colour: str) -> tuple:
 def test_every_diverging_map_is_blue_for_high_values():
     """High is blue in every map, as the probabilities' Blues are: the masked scores used RdBu_r, so a row's highest
     score was red beside its darkest blue probability, while the lab's maps were blue for high."""
-    from explorer import lab_figures as lf
+    from explorer.figures import lab as lf
     rng = np.random.default_rng(0)
     toks = ["<s>", "je", "suis"]
     s, p = causal(3)
@@ -139,7 +168,7 @@ def test_every_diverging_map_is_blue_for_high_values():
 def test_tick_labels_past_the_edge_are_clipped_not_measured():
     """plotly.js's default on a numeric axis, "hide past div", measures every tick label once per label drawn: a
     256-token map froze the browser for seconds (bench/browser_draw.py). Every axis of every figure clips instead."""
-    from explorer import lab_figures as lf
+    from explorer.figures import lab as lf
     toks = ["<s>", "je", "suis"]
     s, p = causal(3)
     for fig in (fg.heatmap(probs(3, 3), toks, toks, "t"), fg.masked_scores(s, p, toks, toks, "t"),

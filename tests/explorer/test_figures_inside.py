@@ -1,10 +1,10 @@
-"""explorer/figures_inside.py on synthetic arrays: the numbers drawn are the numbers given, masked cells are
+"""explorer/figures/inside.py on synthetic arrays: the numbers drawn are the numbers given, masked cells are
 marked, the chosen word is outlined, tokens are escaped, and bad shapes are refused."""
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import figures_inside as fi
+from explorer.figures import inside as fi
 
 
 def test_vector_rows_draw_the_vectors_and_their_norms():

@@ -1,4 +1,4 @@
-"""explorer/pipeline.py, the CLI's classify / tag / qa and explorer/views/finetune.py on a tiny pre-LN,
+"""explorer/compute/pipeline.py, the CLI's classify / tag / qa and explorer/views/finetune.py on a tiny pre-LN,
 QK-normed BERT with random adapters for every task (the real tokenizer): the numbers shown are recomputed
 from the model, the contract's shapes hold, and bad input gives a clear message, never a traceback."""
 import json
@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from explorer import cli
-from explorer import pipeline as ft
-from explorer.inference import UserError, load_registry
+from explorer.compute import pipeline as ft
+from explorer.compute.inference import UserError, load_registry
 from models import checkpoint
 from models.bert import Bert, BertConfig
 from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder
@@ -70,7 +70,7 @@ def test_pipeline_outputs_follow_the_lecture_shapes(assets, reg, monkeypatch):
     assert all(t in task_data.NER_LABELS for t in tagged["tags"])
     qa = ft.pipeline("question-answering", reg=reg)({"question": "Who invented the piano?", "context": PIANO})[0]
     assert PIANO[qa["start"]:qa["end"]] == qa["answer"] and qa["answer"]
-    import explorer.pipeline as module
+    import explorer.compute.pipeline as module
     assert module("pos", reg=reg)("The cat sat .")[0]["tags"][0] in task_data.UPOS  # the module is callable
 
 

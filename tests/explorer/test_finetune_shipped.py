@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer import pipeline as ft
-from explorer.inference import load_registry
+from explorer.compute import pipeline as ft
+from explorer.compute.inference import load_registry
 from models import checkpoint
 from models.training import task_data
 from models.training.data import file_sha256

@@ -1,4 +1,4 @@
-"""explorer/generate.py on a small random GPT with the shipped BERT's tokenizer: the record's numbers
+"""explorer/compute/generate.py on a small random GPT with the shipped BERT's tokenizer: the record's numbers
 recomputed from the weights, streaming and stopping, seeds, greedy, and every bad input a clear UserError."""
 import json
 import math
@@ -7,8 +7,8 @@ import pytest
 import torch
 from tokenizers import Tokenizer
 
-from explorer.generate import MAX_NEW_TOKENS, check_settings, generate, generate_stream
-from explorer.inference import UserError, load_registry
+from explorer.compute.generate import MAX_NEW_TOKENS, check_settings, generate, generate_stream
+from explorer.compute.inference import UserError, load_registry
 from models import checkpoint
 from models.gpt import GPT, GPTConfig, next_token_distribution
 from models.training.lm_data import TOKENIZER

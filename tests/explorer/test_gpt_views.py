@@ -9,7 +9,7 @@ import pytest
 import torch
 from tokenizers import Tokenizer
 
-from explorer.inference import load_registry
+from explorer.compute.inference import load_registry
 from explorer.views import gpt as vg
 from models import checkpoint
 from models.gpt import GPT, GPTConfig

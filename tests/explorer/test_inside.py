@@ -1,4 +1,4 @@
-"""explorer/inside.py: every number of "inside one layer", recomputed from the weights in float64, against the
+"""explorer/compute/inside.py: every number of "inside one layer", recomputed from the weights in float64, against the
 model's own forward (its modules, its Trace) at 1e-5, for the Transformer's encoder and decoder (masked self and
 Encoder-Decoder Attention) and BERT (pre-LN, QK-LayerNorm); and a post-LN/pre-LN block on random weights."""
 import html
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import inside
-from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
+from explorer.compute import inside
+from explorer.compute.inference import ASSETS, UserError, encode_bert, registry, translate
 from models.attention import MultiHeadAttention
 from models.bert import Bert, BertConfig
 from models.transformer import Transformer, TransformerConfig

@@ -1,4 +1,4 @@
-"""Tests for explorer/lab.py and explorer/lab_figures.py: the numbers of every analysis
+"""Tests for explorer/compute/lab.py and explorer/figures/lab.py: the numbers of every analysis
 (entropy, rollout, positional table, BLEU-by-length reader, contextual cosines, query/key
 terms) against closed forms, a direct loop or the inference layer's own records, and the
 figures' data against their inputs."""
@@ -15,10 +15,11 @@ import torch
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from explorer import i18n, lab
-from explorer import lab_figures as figs
-from explorer import live_figures
-from explorer.inference import ASSETS, UserError, encode_bert, registry, translate
+from explorer import i18n
+from explorer.compute import lab
+from explorer.figures import lab as figs
+from explorer.figures import live as live_figures
+from explorer.compute.inference import ASSETS, UserError, encode_bert, registry, translate
 
 NEEDED = ["bert", "transformer-en-fr", "transformer-ko-en"] + list(lab.SCORE_MODELS)
 have_assets = pytest.mark.skipif(not all((ASSETS / n / "config.json").is_file() for n in NEEDED),
@@ -470,7 +471,7 @@ def test_score_functions_equal_translate(reg):
 
 def test_score_functions_with_no_rnn_model_say_so_in_both_languages():
     from explorer import i18n
-    from explorer.inference import Registry
+    from explorer.compute.inference import Registry
     with pytest.raises(UserError) as e:
         lab.compare_score_functions("I am a student.", reg=Registry(errors={"seq2seq-dot": "model.safetensors is missing"}))
     assert e.value.key == "no_rnn_models" and "seq2seq-dot is not available: model.safetensors is missing" in str(e.value)
@@ -594,7 +595,7 @@ def test_query_key_reproduces_a_qk_layernorm_berts_attention(reg):
     """A BERT with QK-LayerNorm: the view's q and k are the normalised ones the model scores."""
     from models.bert import Bert, BertConfig
     from models.checkpoint import Checkpoint
-    from explorer.inference import Registry
+    from explorer.compute.inference import Registry
     shipped = reg.get("bert")
     torch.manual_seed(0)
     config = BertConfig(vocab_size=shipped.config.vocab_size, d_model=32, n_layers=2, n_heads=4, d_ff=64,
@@ -654,7 +655,7 @@ def test_real_records_render(reg):
 
 @have_assets
 def test_shipped_bleu_by_length_numbers_are_the_models_current_ones():
-    """docs/figures/bleu_by_length.json (beside the PNG docs/training.md links) is what `python -m explorer.lab
+    """docs/figures/bleu_by_length.json (beside the PNG docs/training.md links) is what `python -m explorer.compute.lab
     length-figure` writes from the metrics.json files: after a model is re-evaluated it must be
     redrawn."""
     shipped = json.loads((ASSETS.parent / "docs" / "figures" / "bleu_by_length.json").read_text(encoding="utf-8"))

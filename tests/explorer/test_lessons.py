@@ -58,7 +58,7 @@ def test_the_texts_use_the_decks_words():
 
 
 def test_the_code_slide_shows_its_code_and_what_it_returns():
-    from explorer.pipeline import pipeline
+    from explorer.compute.pipeline import pipeline
     s = lessons.STEPS["bert-7"]
     assert 'pipeline("sentiment-analysis")' in s.text["en"] and 'pipeline("sentiment-analysis")' in s.text["ko"]
     table = views.lesson_view("bert-7", "en").figure.data[0].cells.values

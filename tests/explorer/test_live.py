@@ -1,4 +1,4 @@
-"""explorer/live.py: the toy grammar and its shipped pairs, and the live training
+"""explorer/compute/live.py: the toy grammar and its shipped pairs, and the live training
 generator (loss falls, alignments are row-stochastic and fit the tokens, the time cap
 holds, closing the generator stops it, no global state is touched)."""
 import time
@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import live, live_figures
-from explorer.inference import UserError
+from explorer.compute import live
+from explorer.figures import live as live_figures
+from explorer.compute.inference import UserError
 
 
 def test_shipped_pairs_are_the_grammar_output():

@@ -1,4 +1,4 @@
-"""explorer/luong.py: Luong's four steps (and Bahdanau's order) recomputed from the weights, against the seq2seq
+"""explorer/compute/luong.py: Luong's four steps (and Bahdanau's order) recomputed from the weights, against the seq2seq
 model's own `step` at 1e-5: scores, weights, context, the new state, h~_t and the vocabulary softmax."""
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import luong
-from explorer.inference import ASSETS, UserError, registry, translate
+from explorer.compute import luong
+from explorer.compute.inference import ASSETS, UserError, registry, translate
 
 MODELS = ["seq2seq-dot", "seq2seq-scaled_dot", "seq2seq-general", "seq2seq-additive"]
 have_assets = pytest.mark.skipif(not all((ASSETS / n / "config.json").is_file() for n in MODELS + ["seq2seq-none"]),

@@ -1,4 +1,4 @@
-"""BERT's objectives over many draws (explorer/pretraining.py, explorer/pretraining_figures.py, the lesson steps
+"""BERT's objectives over many draws (explorer/compute/pretraining.py, explorer/figures/pretraining.py, the lesson steps
 "bert-8010-many" and "bert-nsp-pairs"): the running shares are recounted here from what the training's own code
 did (models.data.mask_tokens's inputs and outputs, the pairs traced back to the documents), they end within a
 binomial tolerance of the rule (15%, 80/10/10, 50%), and the figures and the lesson steps draw those numbers in
@@ -10,7 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from explorer import lessons, pretraining, pretraining_figures
+from explorer import lessons
+from explorer.compute import pretraining
+from explorer.figures import pretraining as pretraining_figures
 from explorer.views import lessons as views
 from models.training import data
 

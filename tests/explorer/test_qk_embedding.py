@@ -1,4 +1,4 @@
-"""Queries and keys of many sentences (explorer/qk_embedding.py, explorer/qk_figures.py, the Query · key view): the
+"""Queries and keys of many sentences (explorer/compute/qk_embedding.py, explorer/figures/qk_embedding.py, the Query · key view): the
 PCA and its normalisation on synthetic vectors, the shipped asset against the model's weights, the typed sentence
 projected with the stored basis, and the figure."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from explorer import figures as fg
-from explorer import qk_embedding as qe
-from explorer import qk_figures as qf
+from explorer.compute import qk_embedding as qe
+from explorer.figures import qk_embedding as qf
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSET = qe.load("bert")
@@ -60,7 +60,7 @@ def test_the_typed_sentence_is_projected_with_the_stored_basis():
 
 @needs_asset
 def test_the_typed_sentences_vectors_are_the_ones_the_head_scores():
-    from explorer import lab
+    from explorer.compute import lab
     text = "The cat sat on the mat . [SEP] Then it slept ."
     r = lab.query_key(text, 3, 2, 5)
     tokens, q, k = qe.sentence_qk(text, 3, 2)
@@ -74,7 +74,7 @@ def test_the_asset_matches_the_models_weights_and_its_data():
     """Recompute the queries and keys of three of the asset's sentences from the checkpoint and project them with
     the stored basis: the stored points (float16) are those."""
     import torch
-    from explorer.inference import registry
+    from explorer.compute.inference import registry
     ckpt = registry().get("bert", "bert")
     L, H = ASSET.shape
     assert (L, H) == (ckpt.config.n_layers, ckpt.config.n_heads)

@@ -101,7 +101,7 @@ def test_threads_never_exceed_the_budget():
 
 def test_stored_passes_records_and_names_a_gone_key(monkeypatch):
     from explorer import cache
-    from explorer.inference import UserError
+    from explorer.compute.inference import UserError
 
     monkeypatch.setattr(cache, "_RECORDS", RecordCache(max_bytes=MB))
     r = rec(0.1)

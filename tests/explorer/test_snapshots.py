@@ -1,4 +1,4 @@
-"""explorer/snapshots.py and its figures: the shipped attention-over-training records load
+"""explorer/compute/snapshots.py and its figures: the shipped attention-over-training records load
 as row-stochastic frames that fit their tokens and sharpen during training; broken or
 missing records give a clear SnapshotError."""
 import json
@@ -8,9 +8,9 @@ import sys
 import numpy as np
 import pytest
 
-from explorer import live_figures
-from explorer.inference import ASSETS, UserError
-from explorer.snapshots import SnapshotError, load_snapshots, row_entropy, snapshot_models
+from explorer.figures import live as live_figures
+from explorer.compute.inference import ASSETS, UserError
+from explorer.compute.snapshots import SnapshotError, load_snapshots, row_entropy, snapshot_models
 
 ATTENTIVE = [m for m in snapshot_models() if m != "seq2seq-none"]
 
@@ -116,6 +116,6 @@ def test_snapshot_figures_on_shipped_and_synthetic_arrays():
 
 
 def test_live_figures_is_pure():
-    code = ("import sys, explorer.live_figures; "
+    code = ("import sys, explorer.figures.live; "
             "bad = [m for m in ('torch', 'gradio', 'models') if m in sys.modules]; sys.exit(1 if bad else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=ASSETS.parent).returncode == 0

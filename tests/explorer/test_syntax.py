@@ -1,4 +1,4 @@
-"""Heads vs syntax (explorer/syntax.py, Clark et al. 2019 section 4.2): the accuracy on hand-made toys, the
+"""Heads vs syntax (explorer/compute/syntax.py, Clark et al. 2019 section 4.2): the accuracy on hand-made toys, the
 word-level pooling, the shipped table and the view's figures."""
 import json
 
@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import syntax as sx
+from explorer.compute import syntax as sx
 
 # "the dog chased cats": the -det-> dog -nsubj-> chased (root) <-obj- cats
 TOY = sx.Sentence(("the", "dog", "chased", "cats"), (2, 3, 0, 3), ("det", "nsubj", "root", "obj"))
@@ -130,7 +130,7 @@ def test_the_shipped_table_loads_and_holds_what_it_says(name):
 
 
 def test_the_views_figures_are_built_from_arrays():
-    from explorer import syntax_figures as sf
+    from explorer.figures import syntax as sf
     grid = np.array([[0.1, 0.9], [0.5, 0.2]])
     fig = sf.accuracy_grid(grid, "det", best=(0, 1), baseline=0.5, labels=sf.LABELS)
     assert isinstance(fig, go.Figure) and np.asarray(fig.data[0].z).shape == (2, 2)

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from explorer.confidence import UNSURE, shade, shaded_translation, word_probabilities
+from explorer.figures.confidence import UNSURE, shade, shaded_translation, word_probabilities
 from explorer.i18n import t
-from explorer.inference import load_registry, translate
+from explorer.compute.inference import load_registry, translate
 from models.tokenizers import special_ids
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"

@@ -1,4 +1,4 @@
-"""The Transformer deck's worked examples (explorer/worked.py, explorer/worked_figures.py): the hand example's
+"""The Transformer deck's worked examples (explorer/compute/worked.py, explorer/figures/worked.py): the hand example's
 numbers are the ones a class computes on paper; the same steps on a real head give the model's own attention;
 GELU is torch's exact GELU; the figures carry the numbers in their text, in both languages; the two steps sit
 where the deck puts them."""
@@ -11,9 +11,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer import lessons, worked
-from explorer import worked_figures as wf
-from explorer.inference import registry
+from explorer import lessons
+from explorer.compute import worked
+from explorer.figures import worked as wf
+from explorer.compute.inference import registry
 from models.attention import scaled_dot_product
 
 

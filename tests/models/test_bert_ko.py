@@ -25,7 +25,7 @@ def test_hangul_is_not_decomposed_into_jamo():
 
 
 def test_typed_mask_stays_one_token_and_unseen_syllables_are_unk():
-    from explorer.inference import glued_ids
+    from explorer.compute.inference import glued_ids
     tok = bert_ko.syllable_tokenizer(TEXTS, min_count=1)
     text = "[MASK]가 아파서"
     enc = tok.encode(text)

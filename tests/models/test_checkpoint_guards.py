@@ -6,7 +6,7 @@ import json
 import pytest
 import torch
 
-from explorer.inference import UserError, load_registry
+from explorer.compute.inference import UserError, load_registry
 from models.checkpoint import CheckpointError, load, save
 from models.tokenizers import train_bpe
 from models.transformer import Transformer, TransformerConfig

@@ -1,5 +1,5 @@
 """models/training/export_hf.py: a folder that transformers' own pipeline loads and that gives this repo's labels and
-scores (explorer.pipeline) at 1e-5, for a tiny pre-LN, QK-normed BERT with random adapters, and for the
+scores (explorer.compute.pipeline) at 1e-5, for a tiny pre-LN, QK-normed BERT with random adapters, and for the
 shipped sentiment task on the lecture's two sentences when assets/finetune/sentiment is there."""
 import json
 from pathlib import Path
@@ -9,8 +9,8 @@ import torch
 
 transformers = pytest.importorskip("transformers")
 
-from explorer import pipeline as ft  # noqa: E402
-from explorer.inference import load_registry  # noqa: E402
+from explorer.compute import pipeline as ft  # noqa: E402
+from explorer.compute.inference import load_registry  # noqa: E402
 from models import checkpoint  # noqa: E402
 from models.bert import Bert, BertConfig  # noqa: E402
 from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402

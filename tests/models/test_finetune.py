@@ -198,7 +198,7 @@ def test_smoke_run_writes_metrics_with_command_hashes_and_baseline(tmp_path, tas
 
 
 # ----------------------------------------------------------------------------- a base read under inference_mode
-# as explorer.inference reads the registry's checkpoints, used from code that runs outside it (explorer.pipeline)
+# as explorer.compute.inference reads the registry's checkpoints, used from code that runs outside it (explorer.compute.pipeline)
 
 
 def inference_base() -> Bert:

@@ -8,7 +8,7 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from explorer.inference import UserError, load_registry
+from explorer.compute.inference import UserError, load_registry
 from models import checkpoint
 from models.checkpoint import CheckpointError, LazyCheckpoint, NoRandomInit, load, save
 from models.tokenizers import train_bpe

@@ -22,7 +22,7 @@ def rows():
 def test_the_list_is_what_the_app_needs(rows):
     paths = [p for p, _, _ in rows]
     assert paths[0] == ".gitattributes" and len(paths) == len(set(paths))
-    for needed in ("app.py", "README.md", "requirements.txt", "LICENSE", "ui/limits.py", "explorer/inference.py",
+    for needed in ("app.py", "README.md", "requirements.txt", "LICENSE", "ui/limits.py", "explorer/compute/inference.py",
                    "models/checkpoint.py", "assets/bert/config.json", "assets/transformer-en-fr/tokenizer.json"):
         assert needed in paths, needed
     for p in paths:

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from conftest import launch_limited
 
 NEEDED = ("transformer-en-fr", "bert", "gpt", "finetune/sentiment")
@@ -130,7 +130,7 @@ def test_an_overflowing_number_is_refused_not_read_as_infinity(url, field, name)
 @pytest.mark.parametrize("field", [2, 4])
 def test_a_temperature_or_top_p_just_above_zero_is_the_argmax(url, field):
     """1e-320 is 0 in float32 (logits / T overflowed, top-p kept no token: torch's error, the generic message);
-    explorer.generate floors it where the draw is the argmax, over the API as in Python and the CLI."""
+    explorer.compute.generate floors it where the draw is the argmax, over the API as in Python and the CLI."""
     args = ["The students opened their", 4, 1.0, 0, 1.0, 0, False]
     args[field] = 1e-320
     event, (text, record) = call(url, "generate", args)

@@ -18,8 +18,9 @@ import pytest
 gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
-from explorer import inference as inf  # noqa: E402
-from explorer import downloads as dl, figures as fg, i18n  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
+from explorer import figures as fg, i18n  # noqa: E402
+from explorer.serve import downloads as dl
 from explorer import views as vw  # noqa: E402
 from explorer.views import api as api_views, bert as bert_views, models as models_views  # noqa: E402
 from explorer.views import seq2seq as s2s_views, transformer as tr_views  # noqa: E402
@@ -611,7 +612,7 @@ def _numbers(values) -> list:
 def test_query_key_redraws_its_record_at_the_switch_without_a_model_run(monkeypatch):
     """Query-key keeps its record (both views and the typed sentence's plane): the switch redraws it in the new
     language from the record, with the very numbers of a Korean run, and runs no model."""
-    from explorer import lab, qk_embedding as qe
+    from explorer.compute import lab, qk_embedding as qe
     QK = TABS["query_key"]
     out, ko = QK.show(EN, "bert", 2, 3, 1, "pos", "en"), QK.show(EN, "bert", 2, 3, 1, "pos", "ko")
     drawn = [QK.figure, QK.table, QK.text_md, QK.embedding, QK.embedding_md]

@@ -1,5 +1,5 @@
 """The app's analysis views (explorer/views.py, wired in app.py) called directly: every number
-they draw or tabulate is the number explorer.lab / inference / snapshots / live computes; the
+they draw or tabulate is the number explorer.compute.lab / inference / snapshots / live computes; the
 language switch reaches every registered component with a Korean string and no key is missing;
 live training yields row-stochastic alignments and stops at its cap; a custom BERT joins the
 BERT views and the Hub box exists only when the operator turns it on."""
@@ -26,12 +26,13 @@ from explorer.views import positional as v_pos, query_key as v_qk, rollout as v_
 from explorer.views import scores as v_scores, snapshots as v_snap  # noqa: E402
 from ui import components as uc  # noqa: E402
 from ui.tabs import live as live_tab  # noqa: E402
-from explorer import i18n, lab, live  # noqa: E402
-from explorer import inference as inf  # noqa: E402
-from explorer import snapshots as snap  # noqa: E402
+from explorer import i18n  # noqa: E402
+from explorer.compute import lab, live
+from explorer.compute import inference as inf  # noqa: E402
+from explorer.compute import snapshots as snap  # noqa: E402
 from explorer.cache import stored  # noqa: E402
 from explorer import views as vw  # noqa: E402
-from explorer.inference import UserError  # noqa: E402
+from explorer.compute.inference import UserError  # noqa: E402
 
 TABS = app.demo.tabs  # module name -> its Tab: the handlers, and the components they return values for
 
@@ -789,7 +790,7 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: TABS["transformer"].run(EN, "transformer-en-fr", "two", 1, 1, lang), "whole"),
     (lambda lang: TABS["bert"].fill("bert", "no mask here", "", 5, 1, 1, lang), "no_mask"),
     (lambda lang: TABS["query_key"].show(LONG, "bert", 99, 1, 0, "kind", lang), "range"),  # explorer/views.py
-    (lambda lang: TABS["positional"].show("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/lab.py
+    (lambda lang: TABS["positional"].show("many", 64, "", "transformer-en-fr", lang), "whole"),  # explorer/compute/lab.py
     (lambda lang: TABS["positional"].show(16, 63, "", "transformer-en-fr", lang), "odd_d_model"),
     (lambda lang: TABS["contextual"].show("bank", "I sat by the river.", "bert", lang), "word_not_found"),
     (lambda lang: TABS["contextual"].show("zebra", "", "bert", lang), "need_sentences"),
@@ -798,7 +799,7 @@ def test_first_three_tabs_speak_korean_with_the_same_numbers():
     (lambda lang: TABS["contextual"].show("😀", "I like 😀 a lot.\nThe 😀 is here.", "transformer-ko-en", lang),
      "word_no_token"),
     (lambda lang: TABS["bert"].fill("bert", "a" * 2001 + " [MASK]", "", 5, 1, 1, lang), "mask_cut_off"),
-    (lambda lang: next(TABS["live"].train(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/live.py
+    (lambda lang: next(TABS["live"].train(5, "general", "zebra", lang)), "probe_unknown_words"),  # explorer/compute/live.py
     (lambda lang: next(TABS["live"].train(5, "general", "!!!", lang)), "probe_no_words"),
     (lambda lang: next(TABS["live"].train(5, "general", "the " * 25, lang)), "probe_too_long"),
     (lambda lang: next(TABS["live"].train(99999, "general", "the cat", lang)), "seconds_range"),
@@ -931,8 +932,8 @@ def test_rollout_mean_entropy_csv_follows_the_language_with_the_same_numbers():
 
 
 def test_lab_and_live_figure_words_have_a_korean_copy_of_every_label():
-    from explorer import lab_figures as lf
-    from explorer import live_figures as lvf
+    from explorer.figures import lab as lf
+    from explorer.figures import live as lvf
     assert i18n.lab_labels("en") == lf.LABELS and set(i18n.lab_labels("ko")) == set(lf.LABELS)
     assert i18n.live_labels("en") == lvf.LABELS and set(i18n.live_labels("ko")) == set(lvf.LABELS)
 

@@ -1,6 +1,6 @@
 """The BERT tab's first screen on a server that offers another BERT ($ATTN_EXPLORER_BERT_DIR): the tab keeps its
 first screen (the shipped BERT on the default example, ui/first_screen.py), and Fill [MASK] on bert-custom after
-it shows bert-custom's numbers, as explorer.inference.fill_mask computes them, never the first screen's; the
+it shows bert-custom's numbers, as explorer.compute.inference.fill_mask computes them, never the first screen's; the
 cached screen is unchanged by that run. The browser side is tests/e2e/test_browser.py::test_bring_your_own_bert."""
 import base64
 import json
@@ -14,7 +14,7 @@ transformers = pytest.importorskip("transformers")
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from gradio.components.plot import PlotData  # noqa: E402
 from explorer import i18n  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 from explorer.cache import stored  # noqa: E402
 
 # the tab's default example ("the man went to the [MASK] ." / "he bought a gallon of milk .") in a tiny vocabulary

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from explorer import i18n
-from explorer.inference import ASSETS, registry
+from explorer.compute.inference import ASSETS, registry
 from explorer.views import inside as vi
 from ui.components import Localized
 from ui.tabs import Group, Page, build_tabs

@@ -1,5 +1,5 @@
 """How sure the model is, on screen: every tab that shows a translation shows its words shaded
-by the model's probability (explorer.confidence), and those numbers are the shipped model's own, recomputed here
+by the model's probability (explorer.figures.confidence), and those numbers are the shipped model's own, recomputed here
 from a teacher-forced forward pass; the words are escaped, the legend is there in English and Korean, a language
 switch redraws it from the record, the first screens fill it, and the darkest shade keeps text readable."""
 import math
@@ -12,9 +12,9 @@ import torch
 gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
-from explorer import confidence as conf  # noqa: E402
+from explorer.figures import confidence as conf  # noqa: E402
 from explorer import i18n  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 from models.tokenizers import special_ids  # noqa: E402
 from ui import theme  # noqa: E402
 
@@ -66,7 +66,7 @@ class Words(HTMLParser):
 
 def forced_word_probs(name: str, source_tokens: list[str], target_tokens: list[str]) -> list[tuple[str, float]]:
     """(word, probability) of a produced translation under the shipped model, from one teacher-forced forward
-    pass on <s> + its tokens (not the decoder's steps nor explorer.inference's numbers): each token's softmax
+    pass on <s> + its tokens (not the decoder's steps nor explorer.compute.inference's numbers): each token's softmax
     probability, multiplied over a word's subwords."""
     ckpt = REG.get(name)
     tok, model, sp = ckpt.tokenizer, ckpt.model, special_ids(ckpt.tokenizer)

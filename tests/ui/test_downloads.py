@@ -1,4 +1,4 @@
-"""Downloads on demand and the disk budget (explorer/downloads.py, ui.components.downloads): a run
+"""Downloads on demand and the disk budget (explorer/serve/downloads.py, ui.components.downloads): a run
 or a slider move writes no file.
 
 A run or a slider move writes no file; the download button writes files that parse back to the record on
@@ -19,8 +19,8 @@ import pytest
 gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo)
-from explorer import downloads as dl  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.serve import downloads as dl  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 from models.trace import Trace  # noqa: E402
 from ui import components as uc  # noqa: E402
 

@@ -9,8 +9,8 @@ import torch
 
 gr = pytest.importorskip("gradio")
 
-from explorer import pipeline as ft  # noqa: E402
-from explorer.inference import load_registry  # noqa: E402
+from explorer.compute import pipeline as ft  # noqa: E402
+from explorer.compute.inference import load_registry  # noqa: E402
 from models import checkpoint  # noqa: E402
 from models.bert import Bert, BertConfig  # noqa: E402
 from models.lora import FinetuneConfig, LoRALinear, TaskModel, save_task, shared_encoder  # noqa: E402

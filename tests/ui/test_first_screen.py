@@ -14,7 +14,7 @@ gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
 from gradio.components.plot import PlotData  # noqa: E402
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 from ui import first_screen as fsm  # noqa: E402
 from ui.tabs import Group  # noqa: E402
 

@@ -8,7 +8,7 @@ from tokenizers import Tokenizer
 
 gr = pytest.importorskip("gradio")
 
-from explorer.inference import load_registry  # noqa: E402
+from explorer.compute.inference import load_registry  # noqa: E402
 from models import checkpoint  # noqa: E402
 from models.gpt import GPT, GPTConfig  # noqa: E402
 from models.training.lm_data import TOKENIZER  # noqa: E402
@@ -64,7 +64,7 @@ def test_compare_and_redraw(tab):
 
 
 def test_generate_endpoint(tab, monkeypatch):
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     from ui import api
     monkeypatch.setattr(inf, "_REGISTRY", tab.the_tab.reg)
     text, record = api.generate_api("The students opened their", 4, 0.7, 50, 0.95, 3, False)

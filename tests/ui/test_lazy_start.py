@@ -21,7 +21,7 @@ def fill(folder, model):
     return real(folder, model)
 checkpoint._fill = fill
 import app
-from explorer import inference as inf
+from explorer.compute import inference as inf
 reg = inf.registry()
 print(json.dumps({"read": read, "opened": sorted(reg.models), "errors": sorted(reg.errors)}))
 """

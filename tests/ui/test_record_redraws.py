@@ -10,7 +10,7 @@ import pytest
 gr = pytest.importorskip("gradio")
 
 import app  # noqa: E402  (builds the demo, loading the registry once)
-from explorer import inference as inf  # noqa: E402
+from explorer.compute import inference as inf  # noqa: E402
 
 TABS = app.demo.tabs
 EN = "I am a student."

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from explorer import cache
-from explorer import downloads as dl
-from explorer import inference as inf
+from explorer.serve import downloads as dl
+from explorer.compute import inference as inf
 from explorer.results import SharedResults
 from explorer.views import bert as bert_views
 from explorer.views import seq2seq as s2s_views

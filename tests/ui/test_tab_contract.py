@@ -7,7 +7,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from explorer import i18n
 from ui.components import Localized
 from ui.tabs import Page, _example, build_tabs

@@ -44,7 +44,7 @@ their values as built are the example. It is computed once per language for all 
 thread after launch, and sent when the tab is opened (ui/first_screen.py; tests/ui/test_first_screen.py
 checks every tab of app.TABS). A generator handler's last update is the screen.
 
-Downloads: `downloads(L)` is a gr.State for the view's `files` (explorer.downloads.Downloads: nothing written
+Downloads: `downloads(L)` is a gr.State for the view's `files` (explorer.serve.downloads.Downloads: nothing written
 yet), shown as a "Prepare the downloads" button and the list of files it writes; a handler returns
 `{self.files: v.files}` like any output, and a new result empties the list (a run or a slider move writes no file:
 every result's files would fill the server's disk under a class of visitors).
@@ -73,7 +73,7 @@ class Group:
 class Page:
     """What a tab is built with: the model registry, the labeller, the language switch, the tabs built
     before it (by module name), and the gr.Tab it sits in (and its group's, for "opened" events)."""
-    reg: object  # explorer.inference.Registry: every checkpoint, loaded once
+    reg: object  # explorer.compute.inference.Registry: every checkpoint, loaded once
     L: Localized
     lang: gr.Radio  # the language switch: its value ("en" or "ko"; the labels read English, 한국어) is every handler's last input
     tabs: dict = field(default_factory=dict)  # module name ("beam", "query_key") -> its Tab

@@ -8,7 +8,7 @@ import os
 import gradio as gr
 
 from explorer import i18n
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from explorer.cache import keep, stored
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,

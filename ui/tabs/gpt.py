@@ -58,7 +58,7 @@ class Tab(TabBase):
         inputs = [self.prompt, self.greedy, self.temperature, self.top_k, self.top_p, self.max_new, self.seed,
                   self.layer, self.head, page.lang]
         # a generator: each step streams in; Stop cancels it and Gradio closes it when the page goes away, which
-        # closes the generation (explorer.generate.generate_stream), so nothing runs on for a visitor who left
+        # closes the generation (explorer.compute.generate.generate_stream), so nothing runs on for a visitor who left
         run = gr.on([self.run_btn.click, self.prompt.submit], self.continue_prompt, inputs,
                     [self.text, self.notice, self.steps, *heads, self.record, self.step, self.layer, self.head],
                     concurrency_id="models", api_visibility="private",

@@ -1,5 +1,5 @@
 """Inside a layer: one token through one Transformer, BERT or GPT layer, every vector of the computation
-(explorer.views.inside; explorer.inside recomputes it from the weights)."""
+(explorer.views.inside; explorer.compute.inside recomputes it from the weights)."""
 from __future__ import annotations
 
 import gradio as gr

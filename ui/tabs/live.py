@@ -1,5 +1,5 @@
 """Train it yourself, live: a toy seq2seq with attention trained in the page for a few seconds, its loss
-and its alignment of a probe sentence drawn as it learns (explorer.live, explorer/views/live.py)."""
+and its alignment of a probe sentence drawn as it learns (explorer.compute.live, explorer/views/live.py)."""
 from __future__ import annotations
 
 import collections
@@ -41,7 +41,7 @@ class Tab:
         L(gr.Markdown, "live.intro")
         with gr.Row():
             # 10 s: on 2 CPU cores the probe is translated right after ~3 s and the loss is under 0.01 by ~6 s
-            # (python -m explorer.live --seconds 30); the 30 s it was showed 25 s of nothing changing
+            # (python -m explorer.compute.live --seconds 30); the 30 s it was showed 25 s of nothing changing
             self.seconds = L(Slider, "live.seconds", 5, views.MAX_SECONDS, value=10, step=5)
             self.score = L(gr.Radio, "live.score", [(SCORE_FUNCTIONS[k], k) for k in views.SCORE_FUNCTIONS],
                            value="general")

@@ -1,5 +1,5 @@
 """Luong's six steps: one decoding step of an RNN encoder-decoder with attention, from the encoder states to the
-next word's softmax (explorer.views.luong; explorer.luong recomputes it from the weights)."""
+next word's softmax (explorer.views.luong; explorer.compute.luong recomputes it from the weights)."""
 from __future__ import annotations
 
 import gradio as gr

@@ -6,9 +6,9 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer import inference as inf
+from explorer.compute import inference as inf
 from explorer.views import query_key as views
-from explorer.inference import UserError
+from explorer.compute.inference import UserError
 from ui.components import (DROPDOWN_MIN_PX, depth, downloads, first_is_a_sentence, friendly, layer_head_sliders,
                            safe_initial, sliders)
 from ui.tabs import TabBase, from_record

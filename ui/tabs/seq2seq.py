@@ -5,7 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer.confidence import shaded_translation
+from explorer.figures.confidence import shaded_translation
 from explorer.views import seq2seq as views
 from ui.components import (Slider, downloads, example_clicks, first_is_a_sentence, friendly, load_errors_md)
 from ui.shared_runs import shared_run

@@ -5,8 +5,8 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer import inference as inf
-from explorer.confidence import shaded_translation
+from explorer.compute import inference as inf
+from explorer.figures.confidence import shaded_translation
 from explorer.views import notices_md
 from explorer.views import transformer as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,

@@ -8,7 +8,7 @@ translation (`translation_attribution`). Per input token (BERT's tokens with [CL
 * attention: the last layer's attention row of the query (the [MASK]; the decoder step that predicts the word:
   its cross attention), averaged over heads;
 * rollout (Abnar & Zuidema 2020): BERT's self-attention rolled out through every layer with the residual
-  (`explorer.lab.rollout`); for the translator, the last cross-attention row carried through the encoder's
+  (`explorer.compute.lab.rollout`); for the translator, the last cross-attention row carried through the encoder's
   rollout (the decoder's own mixing of earlier steps is left out: the rule is for self-attention);
 * norm (Kobayashi et al. 2020, "Attention is Not Only a Weight"): ||Σ_h α^h_ij f^h(x_j)||, where
   f^h(x_j) = (x_j W_V^h + b_V^h) W_O^h is what token j sends through head h; same layer and row as attention;
@@ -29,7 +29,7 @@ The last-layer measures (norm, value zeroing) re-run one layer from the model's 
 attention projections, W^O, LayerNorms, feed-forward), never through hooks or state on the shared model, so
 concurrent visitors do not race; tests check that this re-run equals the model's own forward pass.
 Gradients are taken with `torch.autograd.grad` on the input embeddings only: nothing accumulates in the shared
-parameters' `.grad`. Figures: explorer/attribution_figures.py; the view: explorer/views/attribution.py.
+parameters' `.grad`. Figures: explorer/figures/attribution.py; the view: explorer/views/attribution.py.
 """
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer import lab
-from explorer.inference import (Registry, UserError, _bert_ids, _pieces, check_int, encode_source, masked_texts,
+from explorer.compute import lab
+from explorer.compute.inference import (Registry, UserError, _bert_ids, _pieces, check_int, encode_source, masked_texts,
                                 registry)
 from models.attention import causal_mask, scaled_dot_product
 from models.decoding import greedy

@@ -1,4 +1,4 @@
-"""Figures of the heads-vs-syntax view (explorer/syntax.py: Clark et al. 2019): a relation's layer x head accuracy
+"""Figures of the heads-vs-syntax view (explorer/compute/syntax.py: Clark et al. 2019): a relation's layer x head accuracy
 grid, and a sentence with one head's attention drawn as arcs over its words and, where the sentence has one, its
 parse drawn under them. Pure: arrays and words in, a plotly figure out; no torch, models or gradio."""
 from __future__ import annotations

@@ -17,9 +17,9 @@ Syntax_Analysis.ipynb):
 - their one special case: a possessive (`nmod:poss`, their `poss`) followed by 's or ' is scored on the
   clitic's prediction (the clitic, not the possessor, attends to the possessed noun in BERT).
 Relations are UD's (EWT v2.15), subtypes kept: `obj` is their `dobj`, `aux:pass` their `auxpass`, `nmod:poss`
-their `poss`. Numbers only; figures: explorer/syntax_figures.py; the tab's view: explorer/views/syntax.py.
+their `poss`. Numbers only; figures: explorer/figures/syntax.py; the tab's view: explorer/views/syntax.py.
 
-    python3 -m explorer.syntax --data-dir ../shared/data --out assets/syntax/bert-ewt-dev.json
+    python3 -m explorer.compute.syntax --data-dir ../shared/data --out assets/syntax/bert-ewt-dev.json
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets" / "syntax"
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "syntax"
 TABLE = ASSETS / "bert-ewt-dev.json"  # what the tab shows (made by main(), committed)
 DEV = Path("pos-ud-english-ewt") / "v2.15-conllu" / "en_ewt-ud-dev.conllu"  # under --data-dir; test is kept back
 OFFSETS = (-3, -2, -1, 1, 2, 3)  # the baseline's fixed offsets (Clark et al.: -3..2; 0, the word itself, never wins)
@@ -262,7 +262,7 @@ def _attention(ckpt, batch: list[list[int]]) -> list[np.ndarray]:
 
 def sentence_attention(words, model: str = "bert", parse: Sentence | None = None, reg=None) -> SentenceAttention:
     """Word-level attention of one sentence (a list of words, or text split by `split_words`)."""
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     ckpt = (reg or inf.registry()).get(model, ("bert", "transformer"))
     if isinstance(words, str):
         text, _ = inf.clean_text(words)
@@ -289,7 +289,7 @@ def evaluate(sentences: list[Sentence], model: str = "bert", reg=None, batch: in
              progress=None) -> tuple[Tally, int]:
     """Every sentence through the model (sorted by length, in batches): the tally and how many were skipped (too
     long for the model, or with a word it reads as no tokens)."""
-    from explorer import inference as inf
+    from explorer.compute import inference as inf
     ckpt = (reg or inf.registry()).get(model, ("bert", "transformer"))
     tally = Tally(ckpt.config.n_layers, ckpt.config.n_heads)
     encoded, skipped = [], 0
@@ -322,7 +322,7 @@ def relation(table: dict, rel: str) -> dict:
         if r["relation"] == rel:
             return r
     known = ", ".join(r["relation"] for r in table["relations"])
-    from explorer.inference import UserError
+    from explorer.compute.inference import UserError
     raise UserError(f"Unknown relation '{rel}'. Available: {known}.", "syntax_relation", name=rel, known=known)
 
 
@@ -361,7 +361,7 @@ def cli(args, emit) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m explorer.syntax", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m explorer.compute.syntax", description=__doc__.split("\n\n")[0])
     p.add_argument("--data-dir", required=True, help="the folder holding pos-ud-english-ewt/")
     p.add_argument("--model", default="bert", help="bert, or a Transformer (its encoder), e.g. transformer-en-fr")
     p.add_argument("--out", default=None, help="the JSON table to write (default: print it)")
@@ -377,9 +377,9 @@ def main(argv=None) -> int:
     tally, skipped = evaluate(sentences, args.model, batch=args.batch,
                               progress=lambda i, n: print(f"\r{i}/{n} sentences", end="", file=sys.stderr))
     print(file=sys.stderr)
-    cmd = ["python3", "-m", "explorer.syntax"] + list(sys.argv[1:] if argv is None else argv)
+    cmd = ["python3", "-m", "explorer.compute.syntax"] + list(sys.argv[1:] if argv is None else argv)
     table = {
-        "model": args.model, "method": "Clark et al. 2019, section 4.2 (explorer/syntax.py)",
+        "model": args.model, "method": "Clark et al. 2019, section 4.2 (explorer/compute/syntax.py)",
         "command": " ".join(cmd), "data": {"file": DEV.as_posix(), "sha256": sha256(path),
                                            "sentences": len(sentences), "evaluated": len(sentences) - skipped,
                                            "skipped": skipped, "words": tally.count.get("all", 0)},

@@ -1,6 +1,6 @@
-"""Figures for the analysis lab (explorer/lab.py): numpy arrays and tokens in, plotly Figure out.
+"""Figures for the analysis lab (explorer/compute/lab.py): numpy arrays and tokens in, plotly Figure out.
 
-Pure, like explorer/figures.py: no torch, no models, no gradio, and no knowledge of a
+Pure, like explorer/figures/__init__.py: no torch, no models, no gradio, and no knowledge of a
 model's layer or head count. Every token, sentence or word that reaches a label or a hover
 is passed through html.escape (plotly renders a subset of HTML in labels). Token axes use
 integer positions with the tokens as tick text, so a repeated token ("the ... the") keeps

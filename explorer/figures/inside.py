@@ -1,8 +1,8 @@
 """Figures of the whole computation (pure: numpy arrays, tokens and words in, `go.Figure` out).
 
-For explorer/inside.py (one layer, vector by vector), explorer/luong.py (Luong's four steps),
-explorer/choices.py (next-word choices beside the attention rows), explorer/bert_inputs.py (the input sum,
-the two position tables) and explorer/elmo.py (the layer weights and the cosine between senses).
+For explorer/compute/inside.py (one layer, vector by vector), explorer/compute/luong.py (Luong's four steps),
+explorer/compute/choices.py (next-word choices beside the attention rows), explorer/compute/bert_inputs.py (the input sum,
+the two position tables) and explorer/compute/elmo.py (the layer weights and the cosine between senses).
 Nothing here knows a model: every shape is read from the arrays, every word (titles, axis names) is passed
 in by the view in the page's language, and every token and word is HTML-escaped before plotly sees it.
 """
@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-BASE_FONT = 14  # px, as explorer/figures.py: read from the back of a classroom
+BASE_FONT = 14  # px, as explorer/figures/__init__.py: read from the back of a classroom
 VALUE_SCALE = "RdBu"  # vectors: diverging around 0, blue for high as in the app's other views
 PROB_SCALE = "Blues"
 MASK_GRAY = "#d0d0d0"

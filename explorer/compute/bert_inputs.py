@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer.choices import Choice
-from explorer.inference import (MAX_TOP_K, Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, registry)
-from explorer.lab import cosine_matrix
+from explorer.compute.choices import Choice
+from explorer.compute.inference import (MAX_TOP_K, Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, registry)
+from explorer.compute.lab import cosine_matrix
 from models.training.data import mask_tokens
 from models.transformer import sinusoidal_positions
 

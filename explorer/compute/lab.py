@@ -1,10 +1,10 @@
 """Analysis lab: the computations behind the explorer's deeper views, as plain records.
 
-Numbers come from explorer.inference (the one inference layer) wherever its records carry
+Numbers come from explorer.compute.inference (the one inference layer) wherever its records carry
 them. Where a view needs something those records do not carry (encoder states, one
 layer's queries and keys, the embedding table), the registry's shared modules are read
 directly, read-only and under `torch.inference_mode()`, and a test pins the result to the
-inference layer's own numbers. Records hold tokens and numpy arrays; explorer/lab_figures.py
+inference layer's own numbers. Records hold tokens and numpy arrays; explorer/figures/lab.py
 draws them.
 
 * `compare_score_functions`: one sentence through the five RNN encoder-decoders, i.e. the
@@ -32,10 +32,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from explorer.inference import (ASSETS, Notice, Registry, UserError, bert_texts, check_int, clean_text,
+from explorer.compute.inference import (ASSETS, Notice, Registry, UserError, bert_texts, check_int, clean_text,
                                 encode_bert, encode_source, registry, translate)
 from explorer import i18n
-from explorer.lab_figures import bucket_start
+from explorer.figures.lab import bucket_start
 from models.attention import scaled_dot_product
 from models.tokenizers import special_ids
 from models.transformer import sinusoidal_positions
@@ -531,12 +531,12 @@ def query_key(text: str, layer: int = 0, head: int = 0, query_index: int = 0, na
 
 
 def main(argv=None):
-    """python -m explorer.lab length-figure [OUT_STEM]: the BLEU-by-length plot as PNG (needs
+    """python -m explorer.compute.lab length-figure [OUT_STEM]: the BLEU-by-length plot as PNG (needs
     kaleido and a Chromium) and its numbers as JSON, from the evaluated metrics.json files."""
     import argparse
     import os
 
-    from explorer.lab_figures import length_figure
+    from explorer.figures.lab import length_figure
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("what", choices=["length-figure"])
     ap.add_argument("out", nargs="?", default=str(ASSETS.parent / "docs" / "figures" / "bleu_by_length"),

@@ -1,5 +1,5 @@
 """The figure of queries and keys of many sentences in one plane (AttentionViz, Yeh et al. 2023; the numbers come
-from explorer/qk_embedding.py): every held-out token's query (●) and key (◆), coloured by kind, by position or by
+from explorer/compute/qk_embedding.py): every held-out token's query (●) and key (◆), coloured by kind, by position or by
 part of speech, with a typed sentence's own queries and keys drawn large and named. Pure: arrays and words in, a
 plotly figure out; no torch, models or gradio. Markers are SVG (`scatter`, not WebGL), so the camera button's SVG
 keeps every point a vector."""

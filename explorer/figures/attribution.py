@@ -1,4 +1,4 @@
-"""Figures of attention beside attribution (explorer/attribution.py): the measures as rows over the input tokens,
+"""Figures of attention beside attribution (explorer/compute/attribution.py): the measures as rows over the input tokens,
 each row scaled to its own largest magnitude so that six different units read side by side, and the Spearman
 rank-correlation matrix between them. Pure: arrays and words in, a plotly figure out; no torch, models or gradio.
 """

@@ -5,7 +5,7 @@ same sense. `sense_check` counts how often it does, at every layer, for sentence
 at the same position and with the same particle in both senses (배가 아파서 / 배가 항구에), so that only the
 words around it can decide. Pear (배 as fruit) is rare in the Korean text here and is reported apart.
 
-    python -m explorer.senses --model bert-ko          # the table, one JSON line per set and layer
+    python -m explorer.compute.senses --model bert-ko          # the table, one JSON line per set and layer
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.elmo import word_vector
-from explorer.inference import Registry, registry
+from explorer.compute.elmo import word_vector
+from explorer.compute.inference import Registry, registry
 
 # word -> set name -> [(sense, sentence)]; written for this check, in no corpus here
 SETS = {
@@ -83,7 +83,7 @@ def sense_check(word: str, set_name: str, name: str, reg: Registry | None = None
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m explorer.senses", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m explorer.compute.senses", description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="bert-ko")
     ap.add_argument("--word", default=None, help="배 for a Korean model, bank for an English one (default)")
     args = ap.parse_args(argv)

@@ -12,7 +12,7 @@ The many-sentence part is precomputed (`scripts/qk_embedding.py` writes assets/q
 and .json, one basis and one set of points per layer and head); the app only loads it and projects the typed
 sentence with the stored basis (`Basis.project`), so a view is a model run on one sentence plus a matrix product.
 The vectors are the ones the head scores: `MultiHeadAttention.heads` of the layer's input (LayerNorm'ed first in a
-pre-LN model), after QK-LayerNorm where the model has it, as explorer.lab.query_key reads them.
+pre-LN model), after QK-LayerNorm where the model has it, as explorer.compute.lab.query_key reads them.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.inference import ASSETS, Registry, bert_tokens, registry
+from explorer.compute.inference import ASSETS, Registry, bert_tokens, registry
 
 FOLDER = ASSETS / "qk_embedding"
 SPECIAL = "special"  # the part-of-speech tag of [CLS] and [SEP], which are no treebank word
@@ -75,7 +75,7 @@ def fit_basis(q: np.ndarray, k: np.ndarray) -> tuple[Basis, np.ndarray]:
 def layers_qk(ckpt, ids, segments, layers=None) -> dict:
     """{layer: (q, k)} of a BERT checkpoint's heads for a batch of token ids (B, T) (torch tensors; 0-based layers,
     all by default), each (B, n_heads, T, d_k) as numpy: the model's own modules, layer by layer, as
-    explorer.lab.query_key walks them (tests/explorer/test_qk_embedding.py pins the two together)."""
+    explorer.compute.lab.query_key walks them (tests/explorer/test_qk_embedding.py pins the two together)."""
     import torch
     model, c = ckpt.model, ckpt.config
     want = set(range(c.n_layers) if layers is None else layers)
@@ -181,7 +181,7 @@ def _load(tensors: str, meta: str) -> Embedding:
 
 def read_upos(path) -> list[tuple[list[str], list[str]]]:
     """(words, UPOS tags) of every sentence of a CoNLL-U file: syntactic words only (multiword-token ranges and
-    empty nodes skipped), as explorer.syntax.read_conllu reads them."""
+    empty nodes skipped), as explorer.compute.syntax.read_conllu reads them."""
     out, words, tags = [], [], []
     for line in Path(path).read_text(encoding="utf-8").splitlines() + [""]:
         if not line.strip():

@@ -23,7 +23,7 @@ from typing import Iterator
 
 import torch
 
-from explorer.inference import (MAX_TOP_K, Notice, Registry, UserError, _pieces, _shown, check_int, clean_text,
+from explorer.compute.inference import (MAX_TOP_K, Notice, Registry, UserError, _pieces, _shown, check_int, clean_text,
                                 drop_typed_specials, registry, unknown_notice)
 from models.gpt import next_token_distribution
 from models.tokenizers import special_ids
@@ -243,7 +243,7 @@ class SideBySide:
 def side_by_side(text: str, bert: str = "bert", gpt: str = DEFAULT_MODEL, reg: Registry | None = None) -> SideBySide:
     """BERT's self-attention and the GPT's causal self-attention over the same tokens, [CLS] text [SEP] (what BERT
     reads; the GPT was trained on texts framed the same way). A text longer than the GPT's context is cut to it."""
-    from explorer.inference import encode_bert
+    from explorer.compute.inference import encode_bert
     reg = reg or registry()
     g = reg.get(gpt, "gpt")
     b = encode_bert(text, name=bert, reg=reg)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer.choices import Choice, decoder_inputs
-from explorer.inference import MAX_TOP_K, Registry, UserError, _pieces, check_int, registry
+from explorer.compute.choices import Choice, decoder_inputs
+from explorer.compute.inference import MAX_TOP_K, Registry, UserError, _pieces, check_int, registry
 from models.seq2seq import LUONG
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from tokenizers import Tokenizer
 
-from explorer.inference import ASSETS
+from explorer.compute.inference import ASSETS
 from models.tokenizers import special_ids
 from models.training.data import BertSampler, mask_tokens
 
@@ -118,7 +118,7 @@ class MaskingShares:
         return self._of_chosen(self.kept)
 
     def curves(self) -> dict:
-        """The arrays the figure draws (explorer.pretraining_figures.masking_shares)."""
+        """The arrays the figure draws (explorer.figures.pretraining.masking_shares)."""
         return {"sentences": self.sentences, "chosen": self.chosen_share, "mask": self.mask_share,
                 "random": self.random_share, "keep": self.keep_share,
                 "targets": {"chosen": MLM_PROB, "mask": MASK_SHARE, "random": RANDOM_SHARE, "keep": KEEP_SHARE}}
@@ -176,7 +176,7 @@ class NspPairs:
                 for a, b, y in zip(self.a[:n], self.b[:n], self.labels[:n].tolist())]
 
     def curves(self, shown: int) -> dict:
-        """What the figure draws (explorer.pretraining_figures.nsp_pairs): the first `shown` pairs and the share."""
+        """What the figure draws (explorer.figures.pretraining.nsp_pairs): the first `shown` pairs and the share."""
         return {"rows": self.rows(shown), "draws": self.draws, "is_next_share": self.is_next_share,
                 "target": IS_NEXT_SHARE}
 

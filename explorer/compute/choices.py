@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from explorer.inference import (MAX_BEAM, MAX_TOP_K, Notice, Prediction, Registry, UserError, _pieces, check_int,
+from explorer.compute.inference import (MAX_BEAM, MAX_TOP_K, Notice, Prediction, Registry, UserError, _pieces, check_int,
                                 clean_text, drop_typed_specials, encode_source, registry, source_limit, translate,
                                 unknown_notice)
 from models.checkpoint import Checkpoint
@@ -126,7 +126,7 @@ def decoder_inputs(ckpt: Checkpoint, name: str, text: str, target: str | None = 
                    chosen: int = 0, reg: Registry | None = None):
     """What a teacher-forced pass reads: (src (1, S) ending in </s>, tgt_in (1, T) = <s> y1 .. yn, the translation
     as shown, whether it ended in </s>, notices). y is the typed `target` when one is given, else the model's own
-    translation (greedy, or the beam's hypothesis `chosen`), as explorer.inference.translate makes it."""
+    translation (greedy, or the beam's hypothesis `chosen`), as explorer.compute.inference.translate makes it."""
     tok, sp = ckpt.tokenizer, special_ids(ckpt.tokenizer)
     if target is not None and str(target).strip():
         _, _, ids, notices = encode_source(ckpt, text)

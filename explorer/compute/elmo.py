@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer.inference import Registry, UserError, _bert_ids, _pieces, bert_texts, clean_text, registry
-from explorer.inside import bert_states, transformer_states
-from explorer.lab import EXAMPLES, MAX_SENTENCES, _source_encoding, _word_positions, cosine_matrix
+from explorer.compute.inference import Registry, UserError, _bert_ids, _pieces, bert_texts, clean_text, registry
+from explorer.compute.inside import bert_states, transformer_states
+from explorer.compute.lab import EXAMPLES, MAX_SENTENCES, _source_encoding, _word_positions, cosine_matrix
 from models.tokenizers import special_ids
 
 

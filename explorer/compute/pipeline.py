@@ -9,7 +9,7 @@ Tasks (Devlin et al. 2018, figure 4): "sentiment-analysis" (b), "nli" (a), "pos"
 low-rank adapters and head from assets/finetune/<task>/ (models/lora.py). The record functions
 (`classify`, `tag`, `answer`) also return the fine-tuned model's attention and, on request, the
 pre-trained model's on the same tokens: the Fine-tuning tab, the CLI and the tests read the same records.
-Errors a user can cause raise explorer.inference.UserError.
+Errors a user can cause raise explorer.compute.inference.UserError.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.inference import ASSETS, Notice, Registry, UserError, _shown, clean_text, registry
+from explorer.compute.inference import ASSETS, Notice, Registry, UserError, _shown, clean_text, registry
 from models.checkpoint import CheckpointError
 from models.lora import TaskModel, best_span, load_task, tags_of, whole_words
 from models.trace import Trace
@@ -297,15 +297,15 @@ class Pipeline:
 
 
 def pipeline(task: str, reg: Registry | None = None, lang: str = "en") -> Pipeline:
-    """explorer.pipeline.pipeline("sentiment-analysis" | "nli" | "pos" | "ner" | "question-answering");
+    """explorer.compute.pipeline.pipeline("sentiment-analysis" | "nli" | "pos" | "ner" | "question-answering");
     lang="ko": the task's Korean model where there is one (sentiment-analysis on bert-ko)."""
     return Pipeline(task, reg, lang)
 
 
 class _CallableModule(types.ModuleType):
-    """`explorer.pipeline("sentiment-analysis")` reads like the lecture's `pipeline(...)`: the module itself
+    """`explorer.compute.pipeline("sentiment-analysis")` reads like the lecture's `pipeline(...)`: the module itself
     is callable (a ModuleType subclass as __class__, which Python allows for modules), and
-    `from explorer.pipeline import pipeline` works as well."""
+    `from explorer.compute.pipeline import pipeline` works as well."""
 
     def __call__(self, task: str, reg: Registry | None = None, lang: str = "en") -> Pipeline:
         return pipeline(task, reg, lang)

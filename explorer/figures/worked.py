@@ -1,5 +1,5 @@
-"""Figures of the Transformer deck's worked examples (explorer/worked.py): numpy arrays and tokens in, a plotly
-figure out. Pure, like explorer/figures.py: no torch, no models, no gradio.
+"""Figures of the Transformer deck's worked examples (explorer/compute/worked.py): numpy arrays and tokens in, a plotly
+figure out. Pure, like explorer/figures/__init__.py: no torch, no models, no gradio.
 
 * `worked_attention_figure`: softmax(Q K^T / sqrt(d_k)) V (Vaswani et al. 2017, eq. 1), every intermediate
   matrix a heatmap with its numbers written in the cells: the hand example above, the same steps on one head
@@ -91,7 +91,7 @@ def _esc(labels) -> list[str]:
 
 def worked_attention_figure(hand: dict, real: dict, lang: str = "en") -> go.Figure:
     """Two groups of two rows of four panels. `hand` and `real` hold "tokens", "q", "k", "v", "qk", "scores",
-    "probs", "out" and "d_k" (explorer/worked.py's `arrays()`); `real` also "model_probs", "model", "layer" and
+    "probs", "out" and "d_k" (explorer/compute/worked.py's `arrays()`); `real` also "model_probs", "model", "layer" and
     "head" (0-based). The hand group's last panel is each softmax row's sum; the real group's is the model's
     own attention, with its largest difference from the recomputed softmax in the title."""
     w = words(lang)
@@ -157,7 +157,7 @@ def _histogram(values, width: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.n
 def activations_figure(curves: dict, relu_ffn: dict, gelu_ffn: dict, lang: str = "en") -> go.Figure:
     """Left: ReLU and GELU over `curves["x"]` (`curves["relu"]`, `curves["gelu"]`). Middle and right: the
     histograms of `relu_ffn["hidden_pre"]` and `gelu_ffn["hidden_pre"]` (each with "model", "layer" (0-based),
-    "share_negative", "share_zero" and "hidden": explorer/worked.py's FFNActivations.arrays()), negative bins
+    "share_negative", "share_zero" and "hidden": explorer/compute/worked.py's FFNActivations.arrays()), negative bins
     grey (what the activation zeroes or damps), the shares in the panel titles."""
     w = words(lang)
     x, g = np.asarray(curves["x"], dtype=np.float64), np.asarray(curves["gelu"], dtype=np.float64)

@@ -1,4 +1,4 @@
-"""Figures of BERT's pre-training objectives over many draws (explorer/pretraining.py's records): the masked-LM
+"""Figures of BERT's pre-training objectives over many draws (explorer/compute/pretraining.py's records): the masked-LM
 shares converging to 15% and 80/10/10, and NSP's pairs with the share of IsNext converging to 50%.
 
 Pure: numpy arrays and strings in, a plotly figure out; no torch, models or gradio. Every number drawn is an

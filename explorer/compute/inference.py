@@ -25,7 +25,7 @@ from models.decoding import beam_search
 from models.tokenizers import special_ids
 from models.trace import Trace
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 MAX_CHARS = 2000  # characters kept from any input before tokenising
 MAX_TRANSLATION_TOKENS = 64  # source subwords kept for translation (the models were trained on <= 64)
 MAX_BEAM = 8
@@ -293,7 +293,7 @@ class TranslationResult:
     notices: list[str]
     length_penalty: float = 0.0  # the alpha of the scores (the model's own, chosen on its validation split)
     # p(target token t | source, tokens before t) under the model, one per target_tokens entry (None where
-    # the length limit cut the step's output, "…"): how sure the model is of each word (explorer/confidence.py)
+    # the length limit cut the step's output, "…"): how sure the model is of each word (explorer/figures/confidence.py)
     token_probs: list = field(default_factory=list)
 
     def to_json(self, decimals: int = 6, heads: bool = True) -> dict:

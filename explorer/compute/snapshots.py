@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import lab
-from explorer.inference import ASSETS, UserError
+from explorer.compute import lab
+from explorer.compute.inference import ASSETS, UserError
 
 SNAPSHOTS_FILE = "snapshots.json"
 MAX_FILE_BYTES = 5_000_000  # the shipped files are 1-400 KB; refuse to parse anything far bigger
@@ -60,7 +60,7 @@ class Snapshots:
 
 def row_entropy(attn: np.ndarray) -> np.ndarray:
     """Entropy (nats) of each row of attn (..., S). The stored values are rounded to 3 decimals,
-    so rows are renormalised first; the entropy itself is explorer.lab's."""
+    so rows are renormalised first; the entropy itself is explorer.compute.lab's."""
     p = np.asarray(attn, dtype=np.float64)
     return lab.row_entropy(p / np.maximum(p.sum(axis=-1, keepdims=True), 1e-12))
 

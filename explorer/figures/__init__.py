@@ -1,5 +1,8 @@
 """Attention records -> plotly figures (pure: numpy arrays and token lists in, `go.Figure` out).
 
+This module holds the figures and pieces every view shares (`from explorer import figures as fg`); a view's
+own figures are the package's modules (`explorer.figures.lab`, `.inside`, `.live`, ...), built on these.
+
 The views follow the usual ways of looking inside attention models: the alignment matrix of
 Bahdanau et al. (2015, fig. 3), one heatmap per layer and head as in bertviz's model view
 (Vig, 2019), and the masked score matrix QK^T/sqrt(d_k) of "Attention Is All You Need"
@@ -123,7 +126,7 @@ VALUE_TABLES_CSS = ("div.ae-values { position: absolute !important; width: 1px; 
                     " border: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }")
 
 
-# Every figure (here, in lab_figures and live_figures) starts from plotly's template plus this one: a drag
+# Every figure (here, in explorer.figures.lab and .live) starts from plotly's template plus this one: a drag
 # does not zoom. On a phone nearly the whole page is plots, and a swipe over one zoomed it (rows and columns
 # gone, "double-click to zoom back out") instead of scrolling the page; the toolbar's zoom still zooms. The
 # price: on a touch screen a tap shows a cell's hover text only once a drag mode (the magnifier) is picked.
@@ -507,8 +510,8 @@ def whole_dtick(n: float, most: int = 20) -> int:
 
 def token_heatmap(z, x_tokens: Sequence[str], y_tokens: Sequence[str], *, caption: str, corner: str, hover: dict,
                   digits: int = 4, **style) -> dict:
-    """The one heatmap trace the figure modules draw a token map with (heatmap here, lab_figures' maps,
-    live_figures' alignments): z over integer positions, so that a repeated token ("la ... la") keeps its own
+    """The one heatmap trace the figure modules draw a token map with (heatmap here, figures.lab's maps,
+    figures.live's alignments): z over integer positions, so that a repeated token ("la ... la") keeps its own
     row and column (the axes' tick labels carry the tokens); `hover` (hovertext, or customdata with a
     hovertemplate) names both tokens of a cell; the trace's `meta` is its values' table for screen readers
     (value_table, `caption` and `corner`). `style`: colours, colour bar, gaps, name. A plain dict: plotly checks

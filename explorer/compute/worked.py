@@ -3,16 +3,16 @@
 1. Scaled dot-product attention by hand (Vaswani et al. 2017, eq. 1): softmax(Q K^T / sqrt(d_k)) V on a 4 x 2
    Q, K and V of small integers that a class can multiply on paper, every intermediate matrix kept; then the
    same five steps on one head of a real encoder (`model_head`): its q, k, v rows are the model's own
-   (explorer/inside.py recomputes them from the weights on the model's hidden state), the scores and softmax
+   (explorer/compute/inside.py recomputes them from the weights on the model's hidden state), the scores and softmax
    are recomputed here by the same function as the hand example, and the record carries the model's own
    attention (its Trace) beside them: tests/explorer/test_worked.py checks they agree to 1e-5.
 2. The activations of the Position-wise FFN (eq. 2): ReLU, max(0, x), in the Transformer; GELU, x Phi(x) with
    the exact erf form (Hendrycks & Gimpel 2016), in BERT. `ffn_preactivations` collects a layer's hidden
-   pre-activations x W_1 + b_1 over every token of a sentence (explorer/inside.py's FFN record), so the share
+   pre-activations x W_1 + b_1 over every token of a sentence (explorer/compute/inside.py's FFN record), so the share
    each activation zeroes (ReLU: exactly 0) or damps (GELU: x Phi(x), between about -0.17 and 0) is counted
    from the model, not assumed.
 
-Computation only (numpy, and torch through explorer/inside.py); the figures are explorer/worked_figures.py.
+Computation only (numpy, and torch through explorer/compute/inside.py); the figures are explorer/figures/worked.py.
 
     hand = hand_example(); hand.probs.sum(1)            # [1. 1. 1. 1.]
     real = model_head("I am a student."); real.probs    # layer 1, head 1 of transformer-en-fr's encoder
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from explorer import inside
-from explorer.inference import Registry, encode_bert, encode_source, registry, translate
+from explorer.compute import inside
+from explorer.compute.inference import Registry, encode_bert, encode_source, registry, translate
 from models.tokenizers import special_ids
 
 HAND_TOKENS = ["I", "am", "a", "student"]  # the deck's sentence, one word a row
@@ -55,7 +55,7 @@ class WorkedAttention:
         return self.q.shape[1]
 
     def arrays(self) -> dict:
-        """The record as plain arrays and tokens: what explorer/worked_figures.py draws."""
+        """The record as plain arrays and tokens: what explorer/figures/worked.py draws."""
         return {"tokens": list(self.tokens), "q": self.q, "k": self.k, "v": self.v, "qk": self.qk,
                 "scores": self.scores, "probs": self.probs, "out": self.out, "d_k": self.d_k}
 
@@ -104,7 +104,7 @@ class ModelHead:
 def model_head(text: str = "I am a student.", name: str = "transformer-en-fr", layer: int = 0, head: int = 0,
                reg: Registry | None = None) -> ModelHead:
     """One head of a Transformer translator's encoder self-attention on `text`: q, k, v of every source token
-    (explorer/inside.py, from the weights, on the model's own input to the layer), the five steps of eq. 1
+    (explorer/compute/inside.py, from the weights, on the model's own input to the layer), the five steps of eq. 1
     recomputed by `worked_attention`, and the model's own attention from its forward pass."""
     reg = reg or registry()
     ckpt = reg.get(name, "transformer")

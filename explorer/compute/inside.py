@@ -32,9 +32,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from explorer.choices import encode_target
-from explorer.generate import encode_prompt
-from explorer.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, encode_source,
+from explorer.compute.choices import encode_target
+from explorer.compute.generate import encode_prompt
+from explorer.compute.inference import (Registry, UserError, _bert_ids, _bert_inputs, _pieces, check_int, encode_source,
                                 registry, translate)
 from models.attention import causal_mask
 from models.tokenizers import special_ids

@@ -147,7 +147,7 @@ def record_json(record) -> bytes:
     if n > limit and isinstance(data, dict):
         data["download_note"] = (f"Attention is the mean over heads ([layers, 1, query, key]): every head is saved "
                                  f"for inputs of up to {limit} tokens (this one has {n}), as in the API; "
-                                 "explorer.inference in Python returns every head for any length.")
+                                 "explorer.compute.inference in Python returns every head for any length.")
     # orjson: ~7x faster than json on a BERT paragraph's attention numbers (bench/long_input.py)
     return orjson.dumps(data)
 
@@ -235,7 +235,7 @@ class Downloads:
         return self  # immutable: a gr.State's initial value is deep-copied for every visitor
 
     def payload(self) -> Payload:
-        from explorer.inference import UserError
+        from explorer.compute.inference import UserError
 
         if isinstance(self.source, Payload):
             return self.source
@@ -251,7 +251,7 @@ class Downloads:
         """Write the files into a new folder under `folder` (default_folder()) and return their paths; then the
         disk budget is kept (`budget`, default `disk_budget()`), the new files last to go. A set bigger than the
         whole budget is deleted again and refused."""
-        from explorer.inference import UserError
+        from explorer.compute.inference import UserError
 
         if not self.names:
             return []
@@ -483,7 +483,7 @@ _AFTER_DRAW_SCRIPT = ("var gd = document.getElementById('{plot_id}'), beside = "
 
 def figures_html(title: str, figs: dict[str, go.Figure], lang: str = "en", plotly: str | None = None) -> str:
     """Every figure of a tab in one page, in `lang` (the page's <html lang>, for screen readers and fonts), with
-    `plotly` as its <script>s (the downloads': plotly.js from the file beside it, explorer.downloads.plotly_script),
+    `plotly` as its <script>s (the downloads': plotly.js from the file beside it, explorer.serve.downloads.plotly_script),
     by default plotly.js inlined (4.7 MB: one page that works offline on its own). As on the page, a heatmap's
     colour bar stands beside its map after each draw (figures.COLORBAR_BESIDE_JS), and its values follow it as a
     table for screen readers (figures.VALUE_TABLES_JS)."""

@@ -9,7 +9,7 @@ The Transformer gives all three; an RNN encoder-decoder has cross attention alon
 head_view draws too. The weights are the Trace's: post-softmax, pre-dropout, from the same pass the app draws.
 
     from bertviz import head_view
-    from explorer.bertviz_export import bertviz_inputs
+    from explorer.serve.bertviz_export import bertviz_inputs
     head_view(**bertviz_inputs("transformer-en-fr", "I am a student."))
 
 `python -m explorer export --format bertviz --model NAME TEXT` prints the same as JSON (nested lists), or writes
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from explorer.inference import Registry, UserError, encode_bert, registry, translate
+from explorer.compute.inference import Registry, UserError, encode_bert, registry, translate
 
 VIEWS = ("head", "model")
 
@@ -62,7 +62,7 @@ def bertviz_inputs(name: str, text: str, text_b: str | None = None, target: str 
     if ckpt.config.arch == "seq2seq" and ckpt.config.attention == "none":
         raise UserError(f"{name} has no attention to export.", "no_attention_export", name=name)
     if target is not None and str(target).strip():
-        from explorer.choices import next_word_choices
+        from explorer.compute.choices import next_word_choices
         return from_translation(next_word_choices(name, text, target=target, top_k=1, reg=reg))
     return from_translation(translate(name, text, beam=beam, reg=reg))
 
