@@ -1286,6 +1286,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ft.task_pos": {"en": "POS tagging (a tag per word)", "ko": "품사 태깅 (단어마다 태그)"},
     "ft.task_ner": {"en": "Named entities (a tag per word)", "ko": "개체명 인식 (단어마다 태그)"},
     "ft.task_qa": {"en": "Question answering (answer span)", "ko": "질의응답 (답 구간)"},
+    "ft.task_sentiment-ko": {"en": "Korean sentiment analysis (NSMC reviews, on bert-ko)",
+                             "ko": "한국어 감정 분석 (NSMC 영화 리뷰, bert-ko)"},
     "ft.text": {"en": "Sentence, premise or question", "ko": "문장, 전제 또는 질문"},
     "ft.text_b": {"en": "Hypothesis (NLI) or paragraph (question answering)",
                   "ko": "가설(hypothesis, 자연어 추론) 또는 문단(질의응답)"},
@@ -1299,6 +1301,13 @@ STRINGS: dict[str, dict[str, str]] = {
               "softmax over POSITIVE / NEGATIVE (SST-2 in the paper; Rotten Tomatoes snippets here).",
         "ko": "(b) 단일 문장 분류: [CLS] 문장 [SEP] -> 마지막 은닉 상태를 풀링 -> POSITIVE / NEGATIVE 소프트맥스 "
               "(논문은 SST-2, 여기서는 Rotten Tomatoes 문장)."},
+    "ft.explain_sentiment-ko": {
+        "en": "(b) Single sentence classification, in Korean: [CLS] 문장 [SEP] -> bert-ko's final hidden states, "
+              "pooled -> softmax over POSITIVE / NEGATIVE; LoRA adapters trained on Naver movie reviews (NSMC). "
+              "bert-ko is small and was trained here on a CPU: docs/korean-bert.md has its figures.",
+        "ko": "(b) 단일 문장 분류(한국어): [CLS] 문장 [SEP] -> bert-ko의 마지막 은닉 상태를 풀링 -> POSITIVE / NEGATIVE "
+              "소프트맥스. 네이버 영화 리뷰(NSMC)로 LoRA 어댑터를 학습했습니다. bert-ko는 여기서 CPU로 학습한 작은 "
+              "모델입니다(수치는 docs/korean-bert.md)."},
     "ft.explain_nli": {
         "en": "(a) Sentence pair classification: [CLS] premise [SEP] hypothesis [SEP] -> pooled -> softmax over "
               "entailment / neutral / contradiction (MNLI in the paper; SNLI here).",

@@ -60,6 +60,7 @@ class Entry:
     outputs: tuple
     block: object = None  # the gr.Tab it is drawn in: opening it fills it
     link: str | None = None  # a query parameter that asks for another screen (?lesson=): with it, no first screen
+    korean: tuple = ()  # ((input component, value), ...): the Korean screen's example (a Korean model's sentence)
 
     @property
     def states(self) -> list:
@@ -67,8 +68,10 @@ class Entry:
 
     @property
     def shown(self) -> list:
-        """The outputs a first screen fills: not the downloads (see the module's docstring)."""
-        return [c for c in self.outputs if not isinstance(c, gr.File)]
+        """The outputs a first screen fills: not the downloads (see the module's docstring); with a Korean
+        example, the inputs it sets too (each language's screen shows its own example in them)."""
+        own = [c for c in self.outputs if not isinstance(c, gr.File)]
+        return own + [c for c, _ in self.korean if c not in own]
 
 
 def default_value(component):
@@ -156,8 +159,8 @@ class FirstScreens:
         self.opening = None  # the gr.Tab the page opens on
         self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
 
-    def add(self, tab: str, fn, inputs, outputs, block=None, link: str | None = None) -> Entry:
-        entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block, link)
+    def add(self, tab: str, fn, inputs, outputs, block=None, link: str | None = None, korean=None) -> Entry:
+        entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block, link, tuple((korean or {}).items()))
         self.entries.append(entry)
         return entry
 
@@ -189,13 +192,17 @@ class FirstScreens:
 
     def compute(self, entry: Entry, lang: str) -> dict:
         """A fresh run of `entry` on its defaults in `lang` (no cache): its outputs, made immutable."""
-        args = [default_value(c) for c in entry.inputs[:-1]] + [lang]
+        example = dict(entry.korean) if lang == "ko" else {}  # the Korean interface opens on a Korean example
+        args = [example.get(c, default_value(c)) for c in entry.inputs[:-1]] + [lang]
         with shared():  # a record is kept as itself, not as a key in explorer.cache (one copy, for everyone)
             out = _merged(entry.fn(*args))
         if not isinstance(out, dict):
             raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")
         shown = set(entry.shown)
-        return {c: freeze(v) for c, v in out.items() if c in shown}
+        screen = {c: freeze(v) for c, v in out.items() if c in shown}
+        for c, _ in entry.korean:  # the inputs hold the example the screen shows, in either language
+            screen.setdefault(c, example.get(c, default_value(c)))
+        return screen
 
     def screen(self, entry: Entry, lang: str) -> dict:
         """`entry`'s first screen in `lang`: computed once (by the background thread), then a lookup. A screen
@@ -302,8 +309,8 @@ class FirstScreens:
         def relabel(*args, **kwargs):
             states, lang = args[:len(inputs) - 1], args[len(inputs) - 1] if len(args) >= len(inputs) else None
             for entry in (e for e in self.entries if e.tab == tab):
-                if lang is None or not set(inputs[:-1]) <= set(entry.states):
-                    continue
+                if lang is None or not set(inputs[:-1]) <= set(entry.states) or entry.korean:
+                    continue  # a Korean example: the other language's screen shows another sentence; redraw
                 screens = [s for s in (self.cached(entry, code) for code in LANGS) if s]
                 if any(all(s.get(c) is v for c, v in zip(inputs, states)) for s in screens):
                     wanted = self.screen(entry, lang)  # computed once for every visitor (Korean: at the first ask)

@@ -137,7 +137,7 @@ def word_vector(word: str, sentence: str, name: str = "bert", layer: int | None 
 def elmo(word: str = "bank", sentences=None, weights=None, gamma: float = 1.0, normalize: bool = True,
          name: str | None = None, reg: Registry | None = None) -> ElmoResult:
     """ELMo_k for `word` in each of `sentences` (a list or one string, a sentence per line; left out, the
-    examples of the contextual view: bank with BERT, 배 with transformer-ko-en)."""
+    examples of the contextual view: bank with BERT, 배 with bert-ko)."""
     reg = reg or registry()
     word, notices = clean_text(word, "word")
     example = EXAMPLES.get(word.lower())

@@ -333,11 +333,11 @@ def positional(max_len: int = 64, d_model: int = 128, text: str | None = None, n
 
 # ----------------------------------------------------------------------------- 5. contextual vectors
 
-EXAMPLES = {  # word -> (model, contexts); 배 = boat / pear / belly
+EXAMPLES = {  # word -> (model, contexts); 배 = belly / boat / pear, with the Korean BERT (one piece per syllable)
     "bank": ("bert", ["I sat on the bank of the river.", "I deposited money at the bank.",
                       "The bank raised interest rates."]),
     "stick": ("bert", ["Let's stick to the plan.", "He hit the ball with a stick."]),
-    "배": ("transformer-ko-en", ["배가 바다 위에 있어요.", "이 배는 달아요.", "배가 아파요."]),
+    "배": ("bert-ko", ["배가 아파서 병원에 갔어요.", "배를 타고 섬에 갔어요.", "배를 깎아서 먹었어요."]),
 }
 
 

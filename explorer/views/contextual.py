@@ -15,6 +15,7 @@ from explorer.views import Downloads, md, notices_md, to_download
 
 
 EXAMPLES = lab.EXAMPLES  # word -> (model, its sentences): the tab's default and its examples
+KOREAN_EXAMPLE = "배"  # the Korean interface's first screen: belly, boat and pear, in EXAMPLES' model (bert-ko)
 CONTEXT_COLUMNS = ["#", "sentence", "tokens of the word", "cosine with static"]  # English headers, i18n.localized
 
 

@@ -14,6 +14,7 @@ from explorer.figures import inside as fi
 from explorer import i18n
 from explorer.compute.inference import UserError
 from explorer.compute.lab import EXAMPLES  # noqa: F401 (the tab's default sentences: word -> (model, sentences))
+KOREAN_EXAMPLE = "배"  # the Korean interface's first screen: belly, boat and pear, in EXAMPLES' model (bert-ko)
 from explorer.views import Downloads, notices_md, to_download
 
 LAYER_COLUMNS = ["layer", "weight s_j", "cosine 1·2"]

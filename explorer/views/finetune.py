@@ -22,7 +22,14 @@ from explorer.compute.inference import UserError
 from explorer.views import md, notices_md
 from explorer.views.transformer import pick
 
-TASKS = ("sentiment", "nli", "pos", "ner", "qa")  # the tab's task choices, in the lecture figure's order of use
+TASKS = ("sentiment", "nli", "pos", "ner", "qa") + (  # the tab's task choices, in the lecture figure's order of use
+    ("sentiment-ko",) if (ft.FINETUNE / "sentiment-ko").is_dir() else ())  # Korean, on bert-ko, where shipped
+
+
+def base_of(task: str) -> str:
+    """The pre-trained model a task adapts (bert, or bert-ko for sentiment-ko): its layers and heads size the
+    sliders."""
+    return ft.base_name(ft.FINETUNE / ft.task_name(task))
 LABEL_COLUMNS = ["label", "probability"]  # a sentence-level task's table (sentiment, nli): the tab's first one
 
 

@@ -90,16 +90,17 @@ class Page:
         fn = self.first.guard(self.name, fn, inputs, outputs)
         return self.lang.change(fn, inputs, outputs, api_visibility="private", **kwargs)
 
-    def first_screen(self, fn, inputs, outputs, at_build: bool = False, link: str | None = None):
+    def first_screen(self, fn, inputs, outputs, at_build: bool = False, link: str | None = None, korean=None):
         """What the tab shows before anyone presses a button: `fn` (the handler its button runs) on `inputs`'
         values as built (its last input is the switch), computed once per language for every visitor.
         `at_build`: drawn now, into the components' values as built, in English (a view that only reads small
         files, as the training snapshots and BLEU by length do); the switch redraws it like any result. `link`: a
         query parameter (?lesson=) whose presence means the page opens on another screen of this tab, drawn by the
-        tab's own load event: then no first screen is sent (it would race that one)."""
+        tab's own load event: then no first screen is sent (it would race that one). `korean`: {input: value} for
+        the Korean screen, a Korean model's example where one exists (the Korean interface opens on Korean)."""
         if at_build:
             return self.first.draw_now(fn, inputs, outputs)
-        return self.first.add(self.name, fn, inputs, outputs, self.tab, link)
+        return self.first.add(self.name, fn, inputs, outputs, self.tab, link, korean)
 
 
 class TabBase:

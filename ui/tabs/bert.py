@@ -16,6 +16,7 @@ from ui.components import (Slider, depth, downloads, example_clicks, friendly, l
 from ui.shared_runs import shared_run
 
 TITLE = "tab.bert"
+KOREAN_EXAMPLE = ("[MASK]가 아파서 병원에 갔어요.", "그래서 약을 먹었어요.")  # bert-ko's first screen: 배 (belly), and NSP
 DRAWN = ("tokens", "notice", "masks", "topk", "nsp", "nsp_text", "grid", "head", "files")  # BertView's fields shown
 
 
@@ -83,7 +84,9 @@ class Tab:
             s.input(self.show_heads, [self.record, *lh], drawn, trigger_mode="always_last", show_progress="hidden",
                     api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.record, *lh], drawn, concurrency_id="models")
-        page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs)
+        korean = ({self.model: "bert-ko", self.a: KOREAN_EXAMPLE[0], self.b: KOREAN_EXAMPLE[1]}
+                  if "bert-ko" in page.reg.models else None)  # the Korean interface opens on the Korean BERT
+        page.first_screen(self.enter, [self.model, self.a, self.b, self.k, *lh], outs, korean=korean)
 
     def connect(self, page):
         """A Hub BERT, once loaded, is offered by every view that takes a BERT (this tab, rollout, query-key,

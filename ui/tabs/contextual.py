@@ -34,7 +34,11 @@ class Tab(TabBase):
             trigger(self.show, [self.word, self.sentences, self.model, page.lang],
                     out + [self.record], concurrency_id="models", api_visibility="private")
         page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
-        page.first_screen(self.show, [self.word, self.sentences, self.model, page.lang], out + [self.record])
+        ko = views.KOREAN_EXAMPLE  # 배 with the Korean BERT, where it is shipped
+        korean = {self.word: ko, self.sentences: "\n".join(views.EXAMPLES[ko][1]), self.model: "auto"} \
+            if views.EXAMPLES[ko][0] in reg.models else None
+        page.first_screen(self.show, [self.word, self.sentences, self.model, page.lang], out + [self.record],
+                          korean=korean)
 
     def _drawn(self, v: views.ContextualView) -> dict:
         return {self.figure: v.figure, self.table: v.table, self.text: v.text, self.files: v.files}

@@ -36,7 +36,10 @@ class Tab(TabBase):
         gr.on([self.run_btn.click, self.word.submit, self.weights.submit], self.show, inputs,
               out + [self.record], concurrency_id="models", api_visibility="private")
         page.on_language(self.relabel, [self.record, page.lang], out, concurrency_id="models")
-        page.first_screen(self.show, inputs, out + [self.record])
+        ko = views.KOREAN_EXAMPLE  # 배 with the Korean BERT, where it is shipped
+        korean = {self.word: ko, self.sentences: "\n".join(views.EXAMPLES[ko][1]), self.model: "auto"} \
+            if views.EXAMPLES[ko][0] in reg.models else None
+        page.first_screen(self.show, inputs, out + [self.record], korean=korean)
 
     def _drawn(self, v: views.ElmoView) -> dict:
         return {self.summary: v.summary, self.figure: v.figure, self.vectors: v.vectors, self.table: v.table,

@@ -6,15 +6,16 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.views import finetune as views
-from ui.components import Slider, depth, friendly, sentence, validator
+from ui.components import Slider, depth, friendly, sentence, sliders, validator
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.finetune"
-EXAMPLE = {  # what the inputs hold when a task is picked (the models read English)
+EXAMPLE = {  # what the inputs hold when a task is picked (the English tasks read English)
     "sentiment": ("I love this product! It's amazing and works perfectly.", ""),
     "nli": ("A man is playing a guitar on stage .", "A man is performing music ."),
     "pos": ("I saw the man with the telescope .", ""),
     "ner": ("Tim Cook visited the Apple store in New York .", ""),
+    "sentiment-ko": ("이 영화 정말 재미있어요!", ""),  # bert-ko reads Korean
     "qa": ("Who invented the piano?", "The piano was invented by Bartolomeo Cristofori in Italy around 1700. "
                                       "A modern piano has 88 keys."),
 }
@@ -54,7 +55,8 @@ class Tab(TabBase):
         gr.on([self.run_btn.click, self.text.submit], self.run_finetune,
               [self.task, self.text, self.text_b, self.layer, self.head, page.lang], drawn + [self.record],
               concurrency_id="models", api_visibility="private", validator=validator(None, sentence()))
-        self.task.input(self.pick_task, [self.task, page.lang], [self.text, self.text_b, self.explanation],
+        self.task.input(self.pick_task, [self.task, page.lang],
+                        [self.text, self.text_b, self.explanation, self.layer, self.head],
                         show_progress="hidden", api_visibility="private")
         for slider in (self.layer, self.head):
             slider.input(self.redraw_heads, [self.record, self.layer, self.head, page.lang], drawn,
@@ -62,8 +64,10 @@ class Tab(TabBase):
                          concurrency_id="models")  # figures redrawn: the shared queue
         page.on_language(self.relabel, [self.record, self.task, self.layer, self.head, page.lang],
                          drawn + [self.task], concurrency_id="models")
+        korean = {self.task: "sentiment-ko", self.text: EXAMPLE["sentiment-ko"][0], self.text_b: ""} \
+            if "sentiment-ko" in views.TASKS else None  # the Korean interface opens on the Korean task
         page.first_screen(self.run_finetune, [self.task, self.text, self.text_b, self.layer, self.head, page.lang],
-                          drawn + [self.record])
+                          drawn + [self.record], korean=korean)
 
     def _drawn(self, v: views.FinetuneView) -> dict:
         return {self.prediction: v.prediction, self.table: v.table, self.summary: v.summary,
@@ -78,7 +82,10 @@ class Tab(TabBase):
     @friendly
     def pick_task(self, task, lang="en"):
         a, b = EXAMPLE.get(task, ("", ""))
-        return {self.text: a, self.text_b: b, self.explanation: views.explanation(task, lang)}
+        layers, heads = depth(self.reg, views.base_of(task))  # bert-ko has fewer layers and heads than bert
+        layer, head = sliders(layers, heads, layers, 1)
+        return {self.text: a, self.text_b: b, self.explanation: views.explanation(task, lang), self.layer: layer,
+                self.head: head}
 
     @from_record
     def redraw_heads(self, record, layer, head, lang="en"):

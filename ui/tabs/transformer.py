@@ -15,6 +15,7 @@ from ui.shared_runs import shared_run
 from ui.tabs import TabBase, from_record
 
 TITLE = "tab.transformer"
+KOREAN_EXAMPLE = "나는 학생이다."  # the deck's "I am a student", the other way: the Korean interface's first screen
 # A long translation wraps in its own column and the numbers stay in view (they were pushed off to the right).
 # In pixels, not percentages: on a 1280 px screen each table fills its row; on a phone it scrolls sideways (as
 # percentages of 390 px the headers broke a few letters a line, and numbers in the middle).
@@ -64,9 +65,10 @@ class Tab(TabBase):
                     concurrency_id="models")  # every redraw of a record's figures: the shared queue
         page.on_language(self.relabel, [self.record, self.layer, self.head, page.lang],
                          [self.confidence, self.notice, self.hypotheses, *heads], concurrency_id="models")
+        korean = {self.model: "transformer-ko-en", self.text: KOREAN_EXAMPLE} if "transformer-ko-en" in names else None
         page.first_screen(self.run, [self.text, self.model, self.beam, self.layer, self.head, page.lang],
                           [self.translation, self.confidence, self.notice, self.hypotheses, *heads, self.record,
-                           self.layer, self.head])
+                           self.layer, self.head], korean=korean)
 
     def _heads(self, v: views.TransformerHeads) -> dict:
         return {getattr(self, n): getattr(v, n) for n in HEADS}
