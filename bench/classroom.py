@@ -1,17 +1,20 @@
-"""A class on one server (issue 45): N students, each its own gradio_client session from 127.0.0.1, arriving within a
-window, against `python app.py` and, in the same run, against a bare Gradio app with trivial handlers and the same
-endpoints (so the figure is a ratio: what the models and the app add to what Gradio itself costs on this machine).
+"""A class on one server: N students, each its own gradio_client session from 127.0.0.1, arriving within a window,
+against `python app.py` and, in the same run, against a bare Gradio app with trivial handlers and the same endpoints
+(so the figure is a ratio: what the models and the app add to what Gradio itself costs on this machine).
 
     python3 -m bench.classroom                          # 10 students arriving within 10 s
     python3 -m bench.classroom --students 40 --window 20
     python3 -m bench.classroom --unshared              # also a class against the app with sharing off
+    python3 -m bench.classroom --replicas 2            # also the class through nginx and 2 replicas (deploy/)
 
 Each student, at a random moment of the window:
 1. opens the app: GET / (the page) and gradio_client's Client (its /config and /info),
 2. runs the deck's example, the Transformer tab's default: /translate "I am a student.", transformer-en-fr, beam 4
    (identical for every student: computed once, explorer/results.py),
 3. translates a 12-word sentence of their own (/translate, beam 4; different for every student),
-4. runs another tab's example: /fill_mask "the man went to the [MASK] ." with top-k 5 (the BERT tab's default).
+4. runs another tab's example: /fill_mask "the man went to the [MASK] ." with top-k 5 (the BERT tab's default),
+5. presses Translate in the page's Transformer tab on the deck's example (the page's own event, as a browser sends
+   it: bench/_page.py; identical for every student: computed once, ui/shared_runs.py).
 
 Prints p50 and p95 per kind of event (seconds from the student's request to their result, waiting included),
 the errors by kind, and each server's peak resident memory (VmHWM); the ratio app / bare per kind. Models are read
@@ -31,11 +34,19 @@ import time
 import urllib.request
 from collections import Counter, defaultdict
 
-from bench._server import ROOT, free_port, start_app, stop, wait_until_up
+import httpx
 
+from bench._server import ROOT, free_port, start_app, stop, wait_until_up
+from bench._page import Page, inputs
+from deploy.replicas import serve
+
+# gradio_client's own HTTP calls (/config, /info) give up after httpx's 5 s; a student's browser waits longer, and the
+# time to open is measured ("open"), so a slow start counts as slow, not as an error
+PATIENCE = {"timeout": 60}
 DECK = ("I am a student.", "transformer-en-fr", 4)
 BERT_EXAMPLE = ("the man went to the [MASK] .", 5)
-KINDS = ("open", "example", "own sentence", "other tab")
+KINDS = ("open", "example", "own sentence", "other tab", "page example")
+PAGE_INPUTS = {"Sentence": DECK[0], "Model": DECK[1], "Beam size (1 = greedy)": DECK[2]}  # the Transformer tab's
 NOUNS = ["the teacher", "my friend", "a student", "our class", "the man", "the dog", "her brother",
          "his sister", "the children", "my mother"]
 VERBS = ["reads", "sees", "likes", "visits", "finds", "takes", "calls", "helps"]
@@ -58,6 +69,10 @@ with gr.Blocks() as demo:
     out, trace = gr.Textbox(), gr.JSON()
     gr.Button().click(translate, [text, model, n], [out, trace], api_name="translate", concurrency_id="models")
     gr.Button().click(fill_mask, [text, n], trace, api_name="fill_mask", concurrency_id="models")
+    # the page's Translate (bench.classroom.press_translate finds it by its label and its beam-size input)
+    page_inputs = [gr.Textbox(label="Sentence"), gr.Textbox(label="Model"), gr.Number(label="Beam size (1 = greedy)")]
+    gr.Button("Translate").click(lambda s, m, b: "Je suis étudiant." if s == "I am a student." else s.upper(),
+                                 page_inputs, gr.Textbox(), api_visibility="private", concurrency_id="models")
 demo.queue(default_concurrency_limit=2)  # as the app's (2 vCPUs)
 demo.launch(server_name="127.0.0.1", server_port=int(os.environ["GRADIO_SERVER_PORT"]), quiet=True)
 '''
@@ -120,7 +135,7 @@ def student(url: str, i: int, at: float, t0: float, seed: int, times: dict, erro
         nonlocal client
         with urllib.request.urlopen(url, timeout=300) as r:
             r.read()
-        client = Client(url, verbose=False, download_files=False)
+        client = Client(url, verbose=False, download_files=False, httpx_kwargs=PATIENCE)
         return client
 
     if step("open", open_app) is None:
@@ -129,6 +144,32 @@ def student(url: str, i: int, at: float, t0: float, seed: int, times: dict, erro
     step("own sentence", lambda: client.submit(own_sentence(rng), "transformer-en-fr", 4,
                                                api_name="/translate").result(timeout=600))
     step("other tab", lambda: client.submit(*BERT_EXAMPLE, api_name="/fill_mask").result(timeout=600))
+    step("page example", lambda: press_translate(url))
+
+
+def transformer_translate(config: dict) -> dict:
+    """The page's event of the Transformer tab's Translate button (the one with a beam-size input)."""
+    components = {c["id"]: c for c in config["components"]}
+    for dep in config["dependencies"]:
+        buttons = [components.get(t[0], {}) for t in dep["targets"] if t[1] == "click"]
+        labels = {components[i].get("props", {}).get("label") for i in dep["inputs"]}
+        if any(b.get("props", {}).get("value") == "Translate" for b in buttons) and "Beam size (1 = greedy)" in labels:
+            return dep
+    raise RuntimeError("no Translate button with a beam size in the page")
+
+
+def press_translate(url: str) -> list:
+    """A page (its own session) presses Translate in the Transformer tab on the deck's example."""
+    page = Page(url)
+    try:
+        config = page.client.get(f"{url}config").json()  # as a page load: behind deploy/'s nginx, sets the cookie
+        dep = transformer_translate(config)
+        out = page.run(dep, inputs(config, dep, PAGE_INPUTS))
+        if not out or out[0] != "Je suis étudiant.":
+            raise RuntimeError(f"the page's translation: {str(out[:1])[:80]}")
+        return out
+    finally:
+        page.close()
 
 
 def run_class(url: str, students: int, window: float, seed: int) -> tuple[dict, Counter, float]:
@@ -157,13 +198,21 @@ def warm(url: str) -> None:
     """Each endpoint once on other inputs: the models are read at their first use, not at start."""
     from gradio_client import Client
 
-    c = Client(url, verbose=False, download_files=False)
+    c = Client(url, verbose=False, download_files=False, httpx_kwargs=PATIENCE)
     c.predict("Good morning.", "transformer-en-fr", 1, api_name="/translate")
     c.predict("I like [MASK] .", 5, api_name="/fill_mask")
+    config = httpx.get(f"{url}config", timeout=60).json()  # the page's Transformer tab, on another sentence
+    page = Page(url)
+    try:
+        dep = transformer_translate(config)
+        page.run(dep, inputs(config, dep, {**PAGE_INPUTS, "Sentence": "Good morning."}))
+    finally:
+        page.close()
 
 
 def report(name: str, times: dict, errors: Counter, wall: float, rss: float) -> None:
-    print(f"{name}: {sum(len(v) for v in times.values())} events in {wall:.1f} s, peak RSS {rss:.0f} MiB, "
+    n = sum(len(v) for v in times.values())
+    print(f"{name}: {n} events in {wall:.1f} s ({n / wall:.2f} a second), peak RSS {rss:.0f} MiB, "
           f"errors {sum(errors.values())}")
     for (kind, what), n in sorted(errors.items()):
         print(f"    {n} x {kind}: {what}")
@@ -176,6 +225,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--unshared", action="store_true",
                     help="a third class against the app with ATTN_EXPLORER_SHARED_RESULTS=0 (every request computed)")
+    ap.add_argument("--replicas", type=int, default=0,
+                    help="also the class through nginx and this many replicas (deploy/replicas.py); their peak RSS "
+                         "is the sum of the replicas'")
     args = ap.parse_args()
     print(f"{args.students} students arriving within {args.window:g} s; {os.cpu_count()} CPUs, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -201,6 +253,15 @@ def main():
                    errors, wall, peak_rss_mib(proc.pid))
         finally:
             stop(proc)
+    if args.replicas:
+        name = f"{args.replicas} replicas"
+        apps.append((name, {}))
+        with serve(args.replicas, free_port()) as d:
+            for replica in d.replicas:
+                warm(f"http://{replica}/")
+            times, errors, wall = run_class(d.url, args.students, args.window, args.seed)
+            results[name] = times
+            report(f"nginx + {name}", times, errors, wall, sum(peak_rss_mib(p.pid) for p in d.procs))
 
     for name in [n for n, _ in apps]:
         print(f"\n{name}: seconds per event, {args.students} students  p50      p95  bare p50  bare p95  "

@@ -7,10 +7,13 @@ The floor is a Gradio app with nothing of ours: one gr.Blocks, one event (api_na
 returns a small plotly figure (a 12 x 12 heatmap) and a small JSON, served by its own process like the app.
 Every call is the same plain HTTP a client makes (POST /gradio_api/call/<name>, then its event stream to the
 end, each call its own session), the floor's and the endpoint's interleaved call by call so that a busy shared
-machine slows both alike. Beside them, interleaved too, the endpoint's own handler (ui/api.py's function,
-in this process, one torch thread as in the app: the model, the figures and the JSON), to tell what the model costs
-from what serving it costs. Prints, per endpoint, the p50 and p95 of each, the ratio of the p50s (target <= 2),
-the serving share (HTTP p50 - handler p50) and the response sizes. Prints figures; asserts nothing.
+machine slows both alike. Beside them, interleaved too, the endpoint's work in this process (the explorer calls
+ui/api.py's endpoint makes: the model, the figures and the JSON; one torch thread as in the app), to tell what the
+model costs from what serving it costs. The app runs with ATTN_EXPLORER_SHARED_RESULTS=0, so that each call is
+computed as a visitor's new sentence is, not looked up (`--shared`: as deployed, the repeats then lookups). Never
+imports ui/: the app is a process, measured over HTTP. Prints, per endpoint, the p50 and p95 of each, the ratio of
+the p50s (target <= 2), the serving share (HTTP p50 - handler p50) and the response sizes. Prints figures; asserts
+nothing.
 """
 from __future__ import annotations
 
@@ -82,23 +85,51 @@ def timed(fn) -> tuple[float, str]:
     return (time.perf_counter() - t0) * 1000, body
 
 
+def work() -> dict:
+    """api_name -> the explorer calls its endpoint makes (ui/api.py: the model, its figures, the record's JSON)."""
+    import orjson
+
+    from explorer.compute import generate as gen
+    from explorer.compute import inference as inf
+    from explorer.compute import pipeline as ft
+    from explorer.views.api import bert_api_record, bert_overview, cross_overview
+    from explorer.views.bert import nsp_figure, topk_figure
+
+    def wire(*outputs):  # what Gradio sends: each figure's JSON, each record's
+        return [o.to_json() if hasattr(o, "to_json") and not isinstance(o, dict) else
+                orjson.dumps(o, option=orjson.OPT_SERIALIZE_NUMPY, default=str) for o in outputs]
+
+    def translate(text, model, beam):
+        r = inf.translate(model, text, beam)
+        return wire(cross_overview(r), r.to_json(decimals=inf.API_DECIMALS))
+
+    def bert(r, first):
+        return wire(first(r), bert_overview(r), bert_api_record(r))
+
+    tasks = {"/sentiment_analysis": lambda t: wire(ft.classify("sentiment", t).to_json()),
+             "/nli": lambda t, h: wire(ft.classify("nli", t, h).to_json()),
+             "/pos": lambda t: wire(ft.tag("pos", t).to_json()), "/ner": lambda t: wire(ft.tag("ner", t).to_json()),
+             "/question_answering": lambda q, c: wire(ft.answer(q, c).to_json())}
+    return {"/translate": translate, "/fill_mask": lambda t, k: bert(inf.fill_mask(t, k), topk_figure),
+            "/nsp": lambda a, b: bert(inf.nsp(a, b), nsp_figure),
+            "/generate": lambda *a: wire(gen.generate(*a).to_json()), **tasks}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=20, help="timed calls of each endpoint (and as many of the floor)")
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--shared", action="store_true",
+                    help="the app as deployed, identical calls shared (after the first, every call is a lookup)")
     args = ap.parse_args(argv)
     import torch
 
-    from ui import api
-
     torch.set_num_threads(1)
-    handlers = {"/translate": api.translate_api, "/fill_mask": api.fill_mask_api, "/nsp": api.nsp_api,
-                "/generate": api.generate_api,
-                **{f"/{name}": api._task_endpoint(name) for name in api.FINETUNE_ENDPOINTS}}
+    handlers = work()
     floor_proc, floor_url = start_floor()
     rows, failed = [], []
     try:
-        proc, url, seconds = start_app()
+        proc, url, seconds = start_app(env=None if args.shared else {"ATTN_EXPLORER_SHARED_RESULTS": "0"})
         try:
             floor_call = lambda: call_http(floor_url, "/floor", (TEXT_12,))  # noqa: E731
             for label, name, params in ENDPOINTS:
@@ -124,8 +155,8 @@ def main(argv=None) -> None:
         stop(floor_proc)
     print(f"\nplain HTTP (POST /call + event stream), {args.runs} calls each after {args.warmup} warm-ups, the "
           f"floor's interleaved; {os.cpu_count()} CPUs, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print("p50/p95: the endpoint over HTTP; floor: the bare Gradio app's over HTTP; handler: ui/api.py's function "
-          "in-process; serving: p50 - handler p50")
+    print("p50/p95: the endpoint over HTTP; floor: the bare Gradio app's over HTTP; handler: the endpoint's explorer "
+          f"calls in-process; serving: p50 - handler p50; shared results {'on' if args.shared else 'off'}")
     head = (f"{'endpoint (12 words)':<34}{'p50 ms':>8}{'p95 ms':>8}{'floor p50':>10}{'floor p95':>10}"
             f"{'p50/floor':>10}{'handler':>8}{'serving':>8}{'kB':>7}{'floor kB':>9}  <= 2x?")
     print(head)

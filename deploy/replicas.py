@@ -7,9 +7,10 @@
 Gradio's queue lives in one process: a page (or a gradio_client session) joins an event on one replica with a POST
 and reads its result from the same replica's event stream, so every request of a session must reach the replica
 that holds it. Hashing on the client's address (nginx's ip_hash) would keep that, but sends a class behind one
-school NAT to a single replica. So the key is a cookie: a request without one is routed by its address and answered
-with `Set-Cookie: ae_replica=<random>`; every later request of that page carries it and is routed by it (nginx's
-consistent hash), which spreads the sessions of one address over the replicas. Browsers send the cookie on every
+school NAT to a single replica. So the key is a cookie: a request without one is routed by its address, and the page
+(GET /) or /config without one is answered with `Set-Cookie: ae_replica=<random>`; every later request of that page
+carries it and is routed by it (nginx's consistent hash), which spreads the sessions of one address over the
+replicas. Browsers send the cookie on every
 fetch; gradio_client keeps the cookies of its first response (/config) for the rest of the session. A plain HTTP
 caller that keeps no cookies (curl without -c/-b) is routed by its address, so its POST and its GET of the event
 stream meet on one replica.
@@ -59,8 +60,10 @@ map $cookie_{COOKIE} $ae_route {{
     ""      $remote_addr;          # no cookie yet (a first request, or curl): by address
     default $cookie_{COOKIE};
 }}
-map $cookie_{COOKIE} $ae_set_cookie {{
-    ""      "{COOKIE}=$request_id; Path=/; HttpOnly; SameSite=Lax";
+map "$cookie_{COOKIE}|$uri" $ae_set_cookie {{
+    # given with the page and with /config (a page load, gradio_client's first call), before any session request;
+    # never on a stream or a call, whose session may already have a cookie on its way
+    "~^\\|/(config)?$" "{COOKIE}=$request_id; Path=/; HttpOnly; SameSite=Lax";
     default "";                    # an empty value: nginx adds no header
 }}
 map $http_upgrade $ae_connection {{
