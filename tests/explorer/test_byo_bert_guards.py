@@ -19,7 +19,7 @@ BASE = {"model_type": "bert", "vocab_size": 30522, "hidden_size": 768, "num_hidd
         "num_attention_heads": 12, "intermediate_size": 3072, "max_position_embeddings": 512}
 
 
-def test_bert_base_fits_and_the_issue_s_64_head_model_does_not():
+def test_bert_base_fits_and_a_64_head_4096_position_model_does_not():
     assert attention_cells(config_from_hf(BASE)) == 12 * 12 * 512 * 512 <= MAX_ATTENTION_CELLS
     wide = {**BASE, "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 64,
             "max_position_embeddings": 4096}

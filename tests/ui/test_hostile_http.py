@@ -1,4 +1,5 @@
-"""ui/limits.py against issue 46's hostile traffic, over real HTTP on 127.0.0.1 (a small Blocks, the app's limits).
+"""ui/limits.py against the hostile traffic of a public Space's review (bench/hostile.py replays it on the app), over
+real HTTP on 127.0.0.1 (a small Blocks, the app's limits).
 
 What gets refused and with which status and message: an fn_index that is not a whole number (422), an unknown
 event or API name, a private event by name, a queued event on /run/ (404); the routes the app does not serve
