@@ -85,7 +85,12 @@ def test_fill_on_bert_custom_after_the_first_screen_shows_bert_custom(custom_ber
     assert guesses(out[tab.masks]) == predicted(custom) == bars(out[tab.topk])
     record = stored(out[tab.record])
     assert predicted(record) == predicted(custom) and record.tokens == custom.tokens
-    np.testing.assert_array_equal(np.asarray(out[tab.head].data[0].z, dtype=float),
+    head = out[tab.head]  # a shared run's figure: the JSON Gradio sends (PlotData)
+    z = json.loads(head.plot)["data"][0]["z"] if hasattr(head, "plot") else head.data[0].z
+    if isinstance(z, dict):  # plotly's typed array in JSON: {"dtype", "bdata" (base64), "shape"}
+        z = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(
+            [int(n) for n in str(z.get("shape", -1)).split(",")])
+    np.testing.assert_array_equal(np.asarray(z, dtype=float),
                                   custom.trace.enc_self[1, 3])  # layer 2, head 4: bert-custom's own attention
     assert record.trace.enc_self.shape[:2] == (2, 4) and out[tab.layer].maximum == 2
 
