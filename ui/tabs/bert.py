@@ -16,7 +16,7 @@ from ui.components import (Slider, depth, downloads, example_clicks, friendly, l
 from ui.shared_runs import shared_run
 
 TITLE = "tab.bert"
-KOREAN_EXAMPLE = ("[MASK]가 아파서 병원에 갔어요.", "그래서 약을 먹었어요.")  # bert-ko's first screen: 배 (belly), and NSP
+KOREAN_EXAMPLE = ("오늘 날씨가 정말 [MASK]아요.", "그래서 공원에 산책을 갔어요.")  # bert-ko's first screen (좋 is its top guess)
 DRAWN = ("tokens", "notice", "masks", "topk", "nsp", "nsp_text", "grid", "head", "files")  # BertView's fields shown
 
 
