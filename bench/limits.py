@@ -2,7 +2,6 @@
 
     python3 -m bench.limits                 # 20 MB /translate body (declared and chunked), 5 MB upload, a flood
     python3 -m bench.limits --mb 100        # a 100 MB body
-    python3 -m bench.limits --synthetic     # the queue alone: a 0.5 s event, a flood without and with the limits
     python3 -m bench.limits --clients 20    # 20 pages pressing Show rollout; another visitor's /translate timed
 
 Prints, per request: the status, the seconds until the answer (for a body that was accepted: until its
@@ -11,6 +10,11 @@ before and after. Target: a 20 MB body refused in <= 1 s with the server growing
 refused. Then a flood: one session joins /translate --flood times at once (40 words, beam 8), and another
 visitor's 12-word /translate is timed against one such event alone (target: delayed by at most about one
 event). No timed asserts: the figures are for docs/reliability.md.
+
+It starts the app as a process (bench/_server.py) and never imports the UI, so the queue's limits are measured
+only with the app's own events. The queue alone, a Blocks of 0.5 s events served without and with ui/limits.py,
+is a test's to build (tests/e2e/test_cheap_first.py serves such a Blocks over HTTP): a bench serving one would
+import gradio and ui/.
 """
 from __future__ import annotations
 
@@ -225,36 +229,6 @@ def crowd(url: str, n: int, seconds: float) -> None:
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
-def synthetic(n: int, hold: float = 0.5) -> None:
-    """The queue alone, without model time or machine load: a Blocks whose heavy event sleeps `hold` seconds on
-    2 workers, served without and then with ui/limits.py; one session sends n at once, then another visitor one."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    import gradio as gr
-
-    from bench._server import free_port
-    from ui.limits import apply_limits, launch_kwargs
-
-    for limited in (False, True):
-        with gr.Blocks() as demo:
-            box = gr.Textbox()
-            gr.Button().click(lambda t: time.sleep(hold) or t, box, box, api_name="translate", concurrency_id="models")
-        demo.queue(default_concurrency_limit=2)
-        port = free_port()
-        extra = launch_kwargs() if limited else {}
-        if limited:
-            apply_limits(demo)
-        demo.launch(server_port=port, prevent_thread_lock=True, quiet=True, **extra)
-        url = f"http://127.0.0.1:{port}/"
-        with ThreadPoolExecutor(n + 1) as pool:
-            codes = list(pool.map(lambda _: send(url, ["x"], "flood"), range(n)))
-        status, visitor = call(url, ["y"], "visitor")
-        demo.close()
-        print(f"synthetic ({'with' if limited else 'without'} ui/limits.py; events of {hold} s, 2 workers): one "
-              f"session sent {n}: {codes.count(200)} accepted, {len(codes) - codes.count(200)} refused; another "
-              f"visitor waited {visitor:.2f} s (HTTP {status})")
-
-
 def main(argv=None) -> None:
     import psutil
 
@@ -268,10 +242,7 @@ def main(argv=None) -> None:
                                                             "e.g. 20); only this and the flood are run")
     ap.add_argument("--seconds", type=float, default=60.0, help="how long the --clients press (default 60)")
     ap.add_argument("--root", type=Path, help="another checkout's app.py (e.g. `git archive` of a commit before)")
-    ap.add_argument("--synthetic", action="store_true", help="only the queue: a 0.5 s event, without and with limits")
     args = ap.parse_args(argv)
-    if args.synthetic:
-        return synthetic(args.flood or 30)
     proc, url = start_app(cwd=args.root)[:2]
     try:
         server = psutil.Process(proc.pid)
