@@ -1,92 +1,94 @@
-"""What the first screens cost once the app is up: time and resident memory, in-process (ui/first_screen.py).
+"""What the first screens cost once the app is up: time and the server's resident memory, from outside.
 
     python3 -m bench.first_screens [--langs en ko]
 
-Builds the app as `python app.py` does (its models are read when first used), then has the app's own
-background thread compute the first screen of the tab the page opens on (a first visit: its model read and
-run), then every tab's in each language (the warming a first visit starts), and prints the resident memory
-after each stage, its peak (sampled every 20 ms), the seconds and which checkpoints were read by then. One
-torch thread, as the app runs. Prints figures; asserts nothing.
+Starts `python app.py` as a process (bench/_server.py; its models are read when first used) with
+ATTN_EXPLORER_WARM=0, so that the server computes a first screen only when a page asks for it and each stage below
+is the bench's doing, not the warming thread's. Then, as pages do (bench/_page.py, no browser): a first visit's
+page load in English (the first screen of the tab the page opens on: its model read and run), then, for each
+language, a fresh page that loads and opens every tab in page order (each tab's first-screen event: what the
+warming a first visit starts computes, one screen at a time). Prints after each stage the seconds, the server's
+resident memory (/proc/<pid>/status VmRSS) and the screens' bytes as sent, then which screens came back empty and
+the server's peak resident memory (VmHWM) over the run. With the default warming, the same screens are computed
+by one background thread in the same order; the app gives freed memory back (malloc_trim) each time its queue
+of screens is empty, here after every screen, there once at the end. One torch thread, as the app runs.
+
+What it no longer sees, from outside: which checkpoints each stage read (the registry is in the app's process;
+the weights are copied out of their files, so /proc/<pid>/maps does not name them either). The memory each stage
+adds is the figure that matters for a host; which model it is for follows from the tabs opened. Prints figures;
+asserts nothing.
 """
 from __future__ import annotations
 
 import argparse
-import ctypes
-import gc
-import os
-import threading
+import json
 import time
 
-import psutil
+from bench._page import Page, get_config
+from bench._server import start_app, stop
+from bench.heap import memory
+from bench.sessions import load
 
-from ui.boot import lean_gradio
-
-
-class Peak(threading.Thread):
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.peak, self.done = 0, threading.Event()
-
-    def run(self):
-        p = psutil.Process()
-        while not self.done.is_set():
-            self.peak = max(self.peak, p.memory_info().rss)
-            time.sleep(0.02)
+FIRST_SCREEN = "first_screen"  # ui/first_screen.py's handlers: first_screen (page load), first_screen_if_empty
 
 
-def mib() -> float:
-    return psutil.Process().memory_info().rss / 2**20
+def first_screen_events(config: dict) -> tuple[dict, list[tuple[str, dict]]]:
+    """(the page load's first-screen event, [(tab label, the event opening that tab fills it)] in page order)."""
+    labels = {c["id"]: c.get("props", {}).get("label") or f"#{c['id']}" for c in config["components"]}
+    deps = [d for d in config["dependencies"] if str(d.get("api_name") or "").startswith(FIRST_SCREEN)]
+    on_load = next(d for d in deps if d["targets"][0][1] == "load")
+    return on_load, [(labels[d["targets"][0][0]], d) for d in deps if d["targets"][0][1] == "select"]
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def empty(output: list) -> bool:
+    """A screen the server skipped (nothing computed, or a model that did not load): only bare updates."""
+    return all(isinstance(v, dict) and set(v) <= {"__type__"} for v in output)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--langs", nargs="+", default=["en", "ko"], choices=["en", "ko"])
-    args = ap.parse_args()
-    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    lean_gradio()  # as app.py's main guard does, before any thread starts
-    peak = Peak()
-    peak.start()
+    args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    import torch
-    torch.set_num_threads(1)
-    import app
-    from explorer.compute import inference as inf
+    proc, url, up = start_app(env={"ATTN_EXPLORER_WARM": "0", "ATTN_EXPLORER_TORCH_THREADS": "1"})
+    try:
+        def stage(label, seconds, sent=None):
+            m = memory(proc.pid)
+            print(f"{label:<38} {seconds:7.2f} s {m['rss']:7.0f} MiB"
+                  + (f"  {sent / 1e6:6.2f} MB sent" if sent is not None else ""), flush=True)
 
-    first = app.demo.first_screens
-    reg = inf.registry()
-
-    def loaded():
-        return [n for n, c in reg.models.items() if getattr(c, "loaded", True)]
-
-    def stage(label, t):
-        print(f"{label:<34} {time.perf_counter() - t:7.2f} s {mib():7.0f} MiB  models read: "
-              f"{', '.join(loaded()) or 'none'}", flush=True)
-
-    def wait():  # every screen asked for so far, computed by the app's own background thread
-        while not all(f.done() for f in list(first._done.values())):
-            time.sleep(0.01)
-        time.sleep(0.2)  # its clean-up once the queue is empty (gc, malloc_trim)
-
-    stage("app built (import app)", t0)
-    t = time.perf_counter()
-    for entry in (e for e in first.entries if e.block is first.opening):
-        first._future(entry, "en", priority=0)  # what a first visit's page load asks for
-    wait()
-    stage("first screen of the opening tab (en)", t)
-    for lang in args.langs:
+        stage("app up (python app.py, HTTP 200)", up)
+        config = get_config(url)
+        on_load, tabs = first_screen_events(config)
+        page = Page(url)
         t = time.perf_counter()
-        first.warm([lang])  # what the first visit then starts: every tab, in page order
-        wait()
-        stage(f"every first screen ({lang})", t)
-    empty = [f"{e.tab} ({lang})" for (i, lang), f in first._done.items() for e in [first.entries[i]]
-             if not f.result()]
-    print(f"screens computed: {sum(1 for f in first._done.values() if f.result())}; empty: {', '.join(empty) or 'none'}")
-    gc.collect()
-    ctypes.CDLL("libc.so.6").malloc_trim(0)
-    stage("gc + malloc_trim", time.perf_counter())
-    peak.done.set()
-    peak.join()
-    print(f"peak RSS {peak.peak / 2**20:.0f} MiB over {time.perf_counter() - t0:.1f} s")
+        out = page.run(on_load, ["en"])
+        page.close()
+        stage("first screen of the opening tab (en)", time.perf_counter() - t, len(json.dumps(out)))
+        skipped, failed = [], []
+        for lang in args.langs:
+            page = Page(url)  # a fresh session: a tab whose first screen fills its States is not filled again
+            t, sent = time.perf_counter(), 0
+            for label, dep in [("opening tab", on_load)] + tabs:
+                data = [lang] + [None] * (len(dep["inputs"]) - 1)  # the switch, then the tab's States (server-side)
+                try:
+                    out = page.run(dep, data)
+                except RuntimeError as e:
+                    failed.append(f"{label} ({lang}): {str(e)[:80]}")
+                    continue
+                sent += len(json.dumps(out))
+                if empty(out):
+                    skipped.append(f"{label} ({lang})")
+            page.close()
+            stage(f"every first screen ({lang})", time.perf_counter() - t, sent)
+        n = (1 + len(tabs)) * len(args.langs)
+        print(f"screens asked for: {n} ({1 + len(tabs)} events a language); empty: {', '.join(skipped) or 'none'}; "
+              f"failed: {'; '.join(failed) or 'none'}")
+        time.sleep(1.0)
+        stage("1 s later", 1.0)
+        print(f"peak RSS {memory(proc.pid)['peak']:.0f} MiB over {time.perf_counter() - t0:.1f} s; load {load()}")
+    finally:
+        stop(proc)
 
 
 if __name__ == "__main__":
