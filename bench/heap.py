@@ -61,8 +61,8 @@ def main(argv=None) -> None:
         print(f"{0:6d}{start['rss']:14.1f}{0:+9.1f}{'':>8}{start['anon']:11.1f}{start['files']:7.0f}"
               f"{start['peak']:7.0f}")
         t0 = time.perf_counter()
-        for i in range(1, args.calls + 1):
-            http_call(url, "/fill_mask", (text, 5))
+        for i in range(1, args.calls + 1):  # each call its own text: identical requests would be one shared run
+            http_call(url, "/fill_mask", (f"{text} Call {i}.", 5))
             if i % args.every == 0 or i == args.calls:
                 time.sleep(0.5)  # the event's clean-up after its result
                 m = memory(proc.pid)
