@@ -20,12 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "assets" / "screenshots"
 MANIFEST = SHOTS / "strings.json"
 TABS = {  # picture -> the tab module(s) whose strings it shows
-    "attention-over-training": ["snapshots"], "beam-search": ["beam"], "bert-inputs": ["bert_inputs"],
-    "bert": ["bert"], "bleu-by-length": ["length"], "byo-bert": ["bert"], "choices": ["choices"],
-    "contextual": ["contextual"], "elmo": ["elmo"], "finetune": ["finetune"], "gpt": ["gpt"], "inside": ["inside"],
+    "alignment": ["alignment"], "attention-over-training": ["snapshots"], "attribution": ["attribution"],
+    "beam-search": ["beam"], "bert-inputs": ["bert_inputs"], "bert": ["bert"], "bleu-by-length": ["length"],
+    "byo-bert": ["bert"], "choices": ["choices"], "contextual": ["contextual"], "elmo": ["elmo"],
+    "finetune": ["finetune"], "gpt": ["gpt"], "head-ablation": ["ablation"], "inside": ["inside"],
     "korean": ["transformer"], "lessons": ["lessons"], "luong": ["luong"], "phone": ["transformer"],
-    "positional": ["positional"], "query-key": ["query_key"], "rollout": ["rollout"], "score-functions": ["scores"],
-    "seq2seq": ["seq2seq"], "train-live": ["live"], "transformer": ["transformer"],
+    "positional": ["positional"], "query-key": ["query_key"], "query-key-plane": ["query_key"], "rollout": ["rollout"],
+    "score-functions": ["scores"], "seq2seq": ["seq2seq"], "train-live": ["live"], "transformer": ["transformer"],
 }
 _QUOTED = re.compile(r'"([a-z_0-9]+\.[A-Za-z_0-9 ]+)"')
 

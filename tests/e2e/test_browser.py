@@ -19,6 +19,10 @@ inputs, ELMo): each waits for the first screen the tab opens with, runs its butt
 an invariant read back from the page (greedy picks the top token, causal zeros, labels summing to 1, a softmax row
 summing to 1, the drawn sum of three embeddings, a one-layer ELMo mix equal to that layer), with no toast.
 
+What attention explains, switching heads off, attention as alignment and the query · key plane each wait for their
+first screen and check what it shows against their view called here (the correlations, the [MASK] before and
+after, each reading's AER, the typed sentence's queries in the plane).
+
 Uses Debian's Chromium (/usr/bin/chromium): Playwright's own browser download needs the
 network, which CI and this sandbox do not have.
 """
@@ -1408,3 +1412,104 @@ def test_the_lesson_path_walks_every_slide_and_its_links_open_their_step(ui, bro
         link.assert_clean()
     finally:
         link.context.close()
+
+
+# ----------------------------------------------------------------------------- what attention explains, and its checks
+
+
+def test_attribution_sets_attention_beside_the_gradient_methods(ui, tmp_path):
+    """What attention explains: its first screen (BERT's [MASK] in the default sentence) draws the six measures and
+    their rank correlations; the correlations drawn, the prediction and attention's ρ in the text are the view's."""
+    from explorer.views import attribution as views
+
+    want = views.attribution_view("fill-mask", views.EXAMPLES["fill-mask"])  # in-process: the numbers to expect
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("What attention explains")
+    title = want.measures.layout.title.text  # "Which tokens mattered for 'table' (at [MASK])"
+    ui.wait_for_figures(title, "Spearman's ρ between the measures", count=2, timeout=FIRST_CALL_MS)
+    rho = np.array(_traces(ui, "Spearman's ρ between the measures")[0]["z"], dtype=float)
+    assert rho == pytest.approx(np.array(want.correlations.data[0].z, dtype=float), abs=5e-3, nan_ok=True), rho
+    x = want.record.targets[want.target]
+    lead = panel.get_by_text(re.compile(r"predicts .+ with probability \d+\.\d%\.$")).first
+    expect(lead).to_have_text(f"{want.record.model} predicts {x.word} with probability {100 * x.prob:.1f}%.")
+    agree = panel.get_by_text(re.compile(r"^Against integrated gradients: attention's ρ = ([+-]\d\.\d\d);")).first
+    expect(agree).to_be_visible()
+    shown = float(re.search(r"attention's ρ = ([+-]\d\.\d\d)", agree.inner_text())[1])
+    assert shown == pytest.approx(rho[0, -1], abs=6e-3)  # attention's row, integrated gradients' column
+
+    ui.screenshot("attribution", panel.get_by_text("Which prediction", exact=True).first, tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+def test_switching_heads_off_shows_the_mask_before_and_after(ui, tmp_path):
+    """Switching heads off: its first screen (three BERT heads off) draws the [MASK]'s top words before and after
+    beside the precomputed grid; the heading's words and percentages and the bars are the view's record."""
+    from explorer.views import ablation as views
+
+    want = views.ablation_view()  # the tab's default: the same sentence and heads
+    m = want.record.masks[0]
+    (w0, p0), (w1, p1) = m.before[0], m.after[0]
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Switching heads off")
+    ui.wait_for_figures("Top words at the [MASK]", want.grid.layout.title.text, count=2, timeout=FIRST_CALL_MS)
+    heading = panel.get_by_role("heading", name=re.compile(r"^Every head: "))
+    expect(heading).to_have_text(f"Every head: {w0} {100 * p0:.1f}% → heads off: {w1} {100 * p1:.1f}%")
+    expect(panel.get_by_role("heading", name=re.compile(r"^3 heads off: L3H5, L5H6, L9H6$"))).to_be_visible()
+    every, off = _traces(ui, "Top words at the [MASK]")  # one bar per word: every head on, then heads off
+    assert dict(zip(every["y"], every["x"]))[w0] == pytest.approx(p0, abs=1e-4), every
+    assert dict(zip(off["y"], off["x"]))[w1] == pytest.approx(p1, abs=1e-4), off
+
+    ui.screenshot("head-ablation", panel.get_by_role("heading", name=re.compile(r"^3 heads off")), tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+def test_attention_as_alignment_scores_each_reading_against_the_gold_links(ui, tmp_path):
+    """Attention as alignment: its first screen (the first hand-aligned pair) draws the naive and shifted readings with
+    their AER in the titles and the heading, as the view computes them; the layer slider redraws layer 1."""
+    from explorer.views import alignment as views
+
+    pair = views.gold_pair(views.DEFAULT_MODEL, views.DEFAULT_PAIR)
+    want = views.alignment_view(views.DEFAULT_MODEL, *pair)
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Attention as alignment")
+    naive, shifted = want.naive.layout.title.text, want.shifted.layout.title.text  # "Naive reading: AER 0.0"
+    ui.wait_for_figures(naive, shifted, count=2, timeout=FIRST_CALL_MS)
+    n, s = (want.record.score(r, want.layer - 1)["aer"] for r in ("naive", "shifted"))
+    expect(panel.get_by_role("heading", name=re.compile(r"^AER on this pair"))).to_have_text(
+        f"AER on this pair: naive {100 * n:.1f}, shifted {100 * s:.1f}")
+    rows = ui.grid("AER on the whole checks, % (docs/alignment-error.md)")  # aligner, test set, naive, shifted
+    assert [r[0] for r in rows] == list(want.table.iloc[:, 0]), rows
+
+    ui.screenshot("alignment", panel.get_by_role("heading", name=re.compile(r"^AER on this pair")), tmp_path)
+    ui.slide("Layer", "Home")  # the record keeps every layer: redrawn without a model call
+    first = views.alignment_redraw(want.record, 1)
+    ui.wait_for_figures(first.naive.layout.title.text, first.shifted.layout.title.text, count=2)
+    expect(panel.get_by_text(re.compile(rf"layer 1 of {want.layers}\.$"))).to_be_visible()
+    _no_toast(ui)
+    ui.assert_clean()
+
+
+def test_query_key_plane_draws_the_typed_sentence_among_many(ui, tmp_path):
+    """The queries-and-keys plane under Query · key: its first screen draws the held-out sentences' queries and
+    keys with the default sentence's own, at the places and under the title the view computes."""
+    from explorer.views import query_key as views
+
+    want = views.query_key_view(i18n.DEFAULT_INPUTS["query_key"], 1, 1, 0)
+    ui.tab("Inside attention")
+    panel = ui.sub_tab("Query · key")
+    title = want.embedding.layout.title.text  # "Layer 1, head 1: 2,273 queries and 2,273 keys of 120 sentences"
+    ui.wait_for_figures(title, "query q of '[CLS]'", count=2, timeout=FIRST_CALL_MS)
+    traces = {tr["name"]: tr for tr in _traces(ui, title)}
+    p = want.record.projection
+    mine = traces["your sentence: queries"]
+    assert np.array([mine["x"], mine["y"]]).T == pytest.approx(np.asarray(p.q_xy), abs=1e-5), mine
+    held = traces["queries (●)"]
+    assert len(held["x"]) == int(re.search(r"([\d,]+) queries", title)[1].replace(",", "")), len(held["x"])
+    expect(panel.get_by_text(re.compile(r"^Each small mark is one token's query or key in layer 1, head 1, "))
+           ).to_be_visible()
+
+    ui.screenshot("query-key-plane", panel.get_by_role("heading", name="Queries and keys of many sentences"), tmp_path)
+    _no_toast(ui)
+    ui.assert_clean()
