@@ -95,7 +95,9 @@ def render(tables: dict) -> str:
              "pruning. Their finding: at test time most heads can be removed alone at little cost, and only a few",
              "matter (in their WMT Transformer, the encoder-decoder attention most of all); many layers keep their",
              "quality with one head. The app computes the same on any sentence: `explorer.ablation.fill_mask_ablated`",
-             "and `translate_ablated`.", "",
+             "and `translate_ablated`, shown in the app's \"Switching heads off\" view:", "",
+             "![Switching heads off: BERT's guess with every head and with three heads off, beside the per-head "
+             "table](../assets/screenshots/head-ablation.png)", "",
              f"Written by `{COMMAND}` from explorer/ablation.py's fixed sentences (`CLOZE`: 100 short",
              "sentences with one word masked; `EN_FR`: 100 short English-French pairs); the numbers are in",
              "docs/head-ablation.json. The metric is a mean log-probability in nats (higher is better), so a change",
