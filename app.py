@@ -29,7 +29,7 @@ if __name__ == "__main__":  # a server: without Gradio's type stubs and IPython 
 import gradio as gr
 import torch
 
-from explorer import byo_bert
+from explorer.compute import byo_bert
 from explorer.serve import downloads as dl
 from explorer import i18n
 from explorer.compute import inference as inf

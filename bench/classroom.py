@@ -10,7 +10,7 @@ against `python app.py` and, in the same run, against a bare Gradio app with tri
 Each student, at a random moment of the window:
 1. opens the app: GET / (the page) and gradio_client's Client (its /config and /info),
 2. runs the deck's example, the Transformer tab's default: /translate "I am a student.", transformer-en-fr, beam 4
-   (identical for every student: computed once, explorer/results.py),
+   (identical for every student: computed once, explorer/serve/results.py),
 3. translates a 12-word sentence of their own (/translate, beam 4; different for every student),
 4. runs another tab's example: /fill_mask "the man went to the [MASK] ." with top-k 5 (the BERT tab's default),
 5. presses Translate in the page's Transformer tab on the deck's example (the page's own event, as a browser sends

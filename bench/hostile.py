@@ -374,9 +374,9 @@ def main():
 
 
 def _budgets_mib() -> float:
-    """The caches' declared budgets, MiB: the records' (explorer/cache.py) and the pending downloads'
+    """The caches' declared budgets, MiB: the records' (explorer/serve/cache.py) and the pending downloads'
     (explorer/serve/downloads.py), from the same environment variables the app reads."""
-    from explorer import cache
+    from explorer.serve import cache
     from explorer.serve import downloads
 
     records = float(os.environ.get(cache.BUDGET_ENV, cache.DEFAULT_MB))

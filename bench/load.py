@@ -6,7 +6,7 @@
 Each client (a thread with its own gradio_client.Client) sends `--requests` requests, a
 seeded mix of /translate (transformer-en-fr greedy, seq2seq-additive), /fill_mask and /nsp,
 one after the other; all clients start together. Every request's sentence is its own (12 words, bench/classroom.py's
-own_sentence): identical requests would be answered from the shared results (explorer/results.py) after the first,
+own_sentence): identical requests would be answered from the shared results (explorer/serve/results.py) after the first,
 and this bench measures the work. Reports errors (target 0), p50/p95/p99 latency per request, requests per second,
 and the app's (or all replicas') peak resident memory. A global timeout bounds the run: when it
 expires, what finished is reported and the process stops by itself (unfinished requests are

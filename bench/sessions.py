@@ -11,7 +11,7 @@
    the BERT tab's "Fill [MASK]" and then the rollout tab's "Show rollout" on that paragraph (the page's route,
    /gradio_api/queue/join by fn_index, and its /queue/data stream; no browser), then closed (heartbeats end).
    The server's resident memory is printed every `--every` seconds for `--wait` seconds after. Target: back
-   within 100 MB of the start in 5 minutes. The records live in explorer/cache.py's caches, dropped `ttl`
+   within 100 MB of the start in 5 minutes. The records live in explorer/serve/cache.py's caches, dropped `ttl`
    after their last use (ATTN_EXPLORER_RECORD_TTL_S, 600 s by default; `--ttl` sets it for this app).
 
 The start is measured after one warm-up of each event on a short sentence (models are read at their first use).

@@ -1692,7 +1692,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.mean after γ, β": {"en": "mean after γ, β", "ko": "γ, β 적용 후 평균"},
     "col.std after γ, β": {"en": "std after γ, β", "ko": "γ, β 적용 후 표준편차"},
     "il.ln_final": {"en": "the stack's final LayerNorm", "ko": "스택의 마지막 LayerNorm"},
-    # ui/limits.py's refusals of hostile requests, and a brought BERT's vocab.txt sizes (explorer/byo_bert.py)
+    # ui/limits.py's refusals of hostile requests, and a brought BERT's vocab.txt sizes (explorer/compute/byo_bert.py)
     "limit.bad_fn_index": {"en": "fn_index must be a whole number that names one of this app's events, not {value}.",
                            "ko": "fn_index는 이 앱의 이벤트를 가리키는 정수여야 합니다({value}는 아닙니다)."},
     "limit.unknown_fn": {"en": "This app has no event number {value}.", "ko": "이 앱에는 {value}번 이벤트가 없습니다."},

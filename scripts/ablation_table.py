@@ -1,7 +1,7 @@
 """docs/head-ablation.md and docs/head-ablation.json: what each attention head is worth when it alone is switched
 off (its output zeroed before W^O), on the shipped BERT and English-French Transformer, beside Michel, Levy &
 Neubig 2019 ("Are Sixteen Heads Really Better than One?"): most heads can be removed alone at little cost, a few
-matter. The numbers come from explorer/ablation.py on its fixed sentences (CLOZE, EN_FR).
+matter. The numbers come from explorer/compute/ablation.py on its fixed sentences (CLOZE, EN_FR).
 
     python -m scripts.ablation_table                      # computes (a few minutes on 2 CPUs), writes both files
     python -m scripts.ablation_table --from docs/head-ablation.json   # the page from saved numbers
@@ -25,7 +25,7 @@ KIND_NAMES = {"enc_self": "encoder self", "dec_self": "decoder self", "cross": "
 def compute() -> dict:
     import torch
 
-    from explorer import ablation
+    from explorer.compute import ablation
     from explorer.compute.inference import load_registry
     torch.set_num_threads(2)
     reg = load_registry(names={ablation.BERT, ablation.TRANSLATOR})
@@ -94,11 +94,11 @@ def render(tables: dict) -> str:
              "Really Better than One?\") did, and Voita et al. 2019 (\"Analyzing Multi-Head Self-Attention\") by",
              "pruning. Their finding: at test time most heads can be removed alone at little cost, and only a few",
              "matter (in their WMT Transformer, the encoder-decoder attention most of all); many layers keep their",
-             "quality with one head. The app computes the same on any sentence: `explorer.ablation.fill_mask_ablated`",
+             "quality with one head. The app computes the same on any sentence: `explorer.compute.ablation.fill_mask_ablated`",
              "and `translate_ablated`, shown in the app's \"Switching heads off\" view:", "",
              "![Switching heads off: BERT's guess with every head and with three heads off, beside the per-head "
              "table](../assets/screenshots/head-ablation.png)", "",
-             f"Written by `{COMMAND}` from explorer/ablation.py's fixed sentences (`CLOZE`: 100 short",
+             f"Written by `{COMMAND}` from explorer/compute/ablation.py's fixed sentences (`CLOZE`: 100 short",
              "sentences with one word masked; `EN_FR`: 100 short English-French pairs); the numbers are in",
              "docs/head-ablation.json. The metric is a mean log-probability in nats (higher is better), so a change",
              f"below −{SMALL} is a head that matters. 100 sentences make these numbers noisy at the third decimal.",

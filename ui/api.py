@@ -19,7 +19,7 @@ An endpoint is a contract with callers that send what docs/api.md shows:
 * Every error a caller can cause arrives with its message, the same over both (`api_errors`), word for word: the
   callers read JSON, not HTML, so nothing is escaped (the page's toasts are, in ui.components.friendly).
 * Results are shared: identical requests from any session are computed once, single-flight, and kept within the
-  records' byte budget (explorer/results.py, `shared`). Each caller receives its own copy (Gradio parses the kept
+  records' byte budget (explorer/serve/results.py, `shared`). Each caller receives its own copy (Gradio parses the kept
   JSON text for each), so no caller can change another's result.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ from explorer.compute import inference as inf
 from explorer.compute import pipeline as ft
 from explorer.compute.choices import next_word_choices
 from explorer.compute.inference import UserError
-from explorer.results import shared_results
+from explorer.serve.results import shared_results
 from explorer.views.api import bert_api_record, bert_overview, cross_overview
 from explorer.views.bert import nsp_figure, topk_figure
 
@@ -190,7 +190,7 @@ def from_wire(wire: tuple):
 
 def shared(api_name: str, fn):
     """The event's handler for endpoint `api_name`: fn's outputs for these inputs, computed once for every session
-    (explorer.results.shared_results: kept, or waited for while in flight). Errors are not kept."""
+    (explorer.serve.results.shared_results: kept, or waited for while in flight). Errors are not kept."""
     @functools.wraps(fn)
     def served(*args):
         request = (api_name, *(_canonical(a) for a in args))

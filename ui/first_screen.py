@@ -42,7 +42,7 @@ import plotly.graph_objects as go
 from gradio.components.plot import PlotData
 
 from explorer import i18n
-from explorer.cache import shared
+from explorer.serve.cache import shared
 from ui.components import friendly
 
 log = logging.getLogger("attention_explorer")
@@ -194,7 +194,7 @@ class FirstScreens:
         """A fresh run of `entry` on its defaults in `lang` (no cache): its outputs, made immutable."""
         example = dict(entry.korean) if lang == "ko" else {}  # the Korean interface opens on a Korean example
         args = [example.get(c, default_value(c)) for c in entry.inputs[:-1]] + [lang]
-        with shared():  # a record is kept as itself, not as a key in explorer.cache (one copy, for everyone)
+        with shared():  # a record is kept as itself, not as a key in explorer.serve.cache (one copy, for everyone)
             out = _merged(entry.fn(*args))
         if not isinstance(out, dict):
             raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 from explorer import i18n
-from explorer.cache import trim_heap
+from explorer.serve.cache import trim_heap
 from ui.gradio_patches import (ADDRESS, KEY, Dropped, check_gradio_version, dropped_result, end_event, fair_order,
                                forget_finished_sessions, is_result, lean_sessions, pending_messages, queue_of,
                                queued_events, session_of, take_messages, waiting_messages)
@@ -624,7 +624,7 @@ class RequestLimits:
                 self._note(f"the limits' sweep failed: {type(e).__name__}: {e}")
 
     async def _trim(self) -> None:
-        """After a drop, the freed pages back to the system (`explorer.cache.trim_heap`, in a worker thread: it
+        """After a drop, the freed pages back to the system (`explorer.serve.cache.trim_heap`, in a worker thread: it
         walks the heap): glibc kept the dropped results' pages, so 30 unread /generate results still held their
         resident memory a minute after they were dropped (bench/hostile.py's `unread`)."""
         self.state.trims += 1

@@ -1,5 +1,5 @@
 """Identical page runs once: a tab's button, for inputs any session already ran or is running, gets that run's
-outputs instead of running the model again, as the public API does (explorer/results.py: kept within the records'
+outputs instead of running the model again, as the public API does (explorer/serve/results.py: kept within the records'
 byte budget, single-flight). Forty students pressing Translate on the deck's example cost one run; those who press
 while it runs wait for it.
 
@@ -9,7 +9,7 @@ while it runs wait for it.
         def run(self, text, model, beam, layer, head, lang="en"): ...
 
 The key is the tab, the handler and every input (the language, layer and head included: they change the figures).
-The outputs are computed as a first screen's are (ui/first_screen.py): inside explorer.cache.shared(), then made
+The outputs are computed as a first screen's are (ui/first_screen.py): inside explorer.serve.cache.shared(), then made
 immutable by `freeze` (figures as the JSON Gradio sends, the records' arrays read-only). Each caller then gets what
 is its own, as an unshared run would give it: a shallow copy of the record (the arrays shared), kept under the
 caller's key in the records' cache, and its downloads under the caller's key in explorer.serve.downloads.pending(), both
@@ -25,9 +25,9 @@ import functools
 
 import gradio as gr
 
-from explorer import cache
+from explorer.serve import cache
 from explorer.serve import downloads as dl
-from explorer.results import Frozen, shared_results
+from explorer.serve.results import Frozen, shared_results
 from ui.first_screen import freeze
 
 COMPONENT_BYTES = 1024  # a slider's update and the like: counted as this, not by walking the page it belongs to

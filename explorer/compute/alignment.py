@@ -1,10 +1,10 @@
 """One sentence pair's attention read as a word alignment, naive and shifted (Chen et al. 2020, shift-att), against
-its gold links, with each reading's alignment error rate (Och & Ney 2003, eq. 5): explorer/aer.py's reading of the
+its gold links, with each reading's alignment error rate (Och & Ney 2003, eq. 5): explorer/compute/aer.py's reading of the
 whole check, on the one pair a class chose or typed.
 
 `pair_alignment` runs the model once, teacher-forced on the target (the model's own greedy translation when none
 is given), and keeps the word attention of every layer for both readings, so choosing another layer redraws
-without a model call. Its links and AER are explorer/aer.py's functions on that attention, scored as the checks
+without a model call. Its links and AER are explorer/compute/aer.py's functions on that attention, scored as the checks
 score (a target word with no gold link is left out, its predicted link too). `aer_table` reads the numbers of
 docs/alignment-error.md that the app shows beside it, from assets/explains/alignment-error.json.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import aer
+from explorer.compute import aer
 from explorer.compute.inference import Registry, UserError, clean_text, registry, translate
 
 TABLE = Path(__file__).resolve().parents[2] / "assets" / "explains" / "alignment-error.json"
@@ -26,7 +26,7 @@ MAX_WORDS = 30  # words per side: a map a projector still shows word by word
 
 
 def models(names) -> list[str]:
-    """The loaded models (of `names`) whose attention explorer/aer.py reads, in its order."""
+    """The loaded models (of `names`) whose attention explorer/compute/aer.py reads, in its order."""
     names = set(names)
     return [m for m in aer.MODELS if m in names]
 
@@ -71,7 +71,7 @@ class PairAlignment:
         return self.attention[READINGS[0]].shape[0]
 
     def links(self, reading: str, layer: int) -> set:
-        """Each target word linked to its most-attended source word (explorer/aer.py's argmax reading)."""
+        """Each target word linked to its most-attended source word (explorer/compute/aer.py's argmax reading)."""
         return aer.argmax_links(self.attention[reading][layer])
 
     def score(self, reading: str, layer: int) -> dict | None:

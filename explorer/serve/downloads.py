@@ -4,7 +4,7 @@ run or a slider move used to rewrite every download, so a public Space filled it
 A view says what its downloads are without writing anything: `to_download(stem, record, tables, figs, lang)`
 gives a `Downloads`, a small handle (a key, the file names) that a page keeps in a gr.State; what the files are
 made from (the record, its tables and figures) waits in a byte-budgeted cache (`pending()`, like the records'
-in explorer/cache.py). The page's download button calls `Downloads.write()`: a slider move or a run writes
+in explorer/serve/cache.py). The page's download button calls `Downloads.write()`: a slider move or a run writes
 nothing.
 
 What is written:
@@ -40,7 +40,7 @@ import numpy as np
 import orjson
 
 from explorer import figures as fg
-from explorer.cache import DEFAULT_TTL, RecordCache, expire_in_background, sharing
+from explorer.serve.cache import DEFAULT_TTL, RecordCache, expire_in_background, sharing
 from explorer.i18n import lang_code
 
 log = logging.getLogger("attention_explorer")
@@ -206,8 +206,8 @@ class Payload:
 
     def nbytes(self) -> int:
         """Its memory, estimated: the record's arrays, the tables' columns, and the figures' data arrays (walking
-        a go.Figure's objects, as explorer.cache.nbytes would, took 30-40 ms a slider move: bench/redraw.py)."""
-        from explorer.cache import nbytes
+        a go.Figure's objects, as explorer.serve.cache.nbytes would, took 30-40 ms a slider move: bench/redraw.py)."""
+        from explorer.serve.cache import nbytes
 
         size = nbytes(self.record) + sum(int(t.memory_usage(index=True, deep=False).sum()) for t in self.tables.values())
         for fig in self.figs.values():
@@ -223,7 +223,7 @@ class Payload:
 class Downloads:
     """A view's downloads, not yet written: `names` the files `write()` would give (plotly.js aside). Falsy when
     the view has none (a live run still training). `source` is the key of its Payload in `pending()`, or the
-    Payload itself for a first screen every visitor shares (explorer.cache.shared)."""
+    Payload itself for a first screen every visitor shares (explorer.serve.cache.shared)."""
     names: tuple[str, ...] = ()
     source: object = None
     lang: str = "en"  # the figures' language, and the button's messages'

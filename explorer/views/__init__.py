@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 from explorer.serve.downloads import NO_DOWNLOADS, Downloads, figures_html, jsonable, to_download  # noqa: F401 (the views' imports)
-from explorer.cache import keep, shared, stored  # noqa: F401 (the tabs' records: a key in the page, the record here)
+from explorer.serve.cache import keep, shared, stored  # noqa: F401 (the tabs' records: a key in the page, the record here)
 from explorer.i18n import notice_text
 from explorer.compute.inference import UserError
 

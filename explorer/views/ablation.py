@@ -1,9 +1,9 @@
 """Head ablation (Michel et al. 2019; Voita et al. 2019): the typed sentence with some heads switched off, BERT's
 [MASK] prediction or the Transformer's translation before and after, beside the precomputed grid of what removing
 each head alone costs, with the heads switched off marked, and a line comparing our counts with the papers'.
-Numbers: explorer/ablation.py (the run; its record is what the tab keeps) and assets/explains/head-ablation.json
+Numbers: explorer/compute/ablation.py (the run; its record is what the tab keeps) and assets/explains/head-ablation.json
 (docs/head-ablation.json as the app ships it); figures: explorer/figures/head_ablation.py and
-explorer/ablation_figures.py. A redraw (`ablation_redraw`) reads the record and the table: no model call."""
+explorer/figures/ablation.py. A redraw (`ablation_redraw`) reads the record and the table: no model call."""
 from __future__ import annotations
 
 import json
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer import ablation as ab
-from explorer import ablation_figures as abf
+from explorer.compute import ablation as ab
+from explorer.figures import ablation as abf
 from explorer.compute.inference import UserError
 from explorer.figures import head_ablation as hf
 from explorer.i18n import t
@@ -79,7 +79,7 @@ class AblationView:
     grid: go.Figure  # the importance grid with the heads switched off marked
     comparison: str  # markdown: our counts beside Michel et al.'s and Voita et al.'s
     files: Downloads
-    record: object  # explorer.ablation.FillMaskAblation or TranslationAblation
+    record: object  # explorer.compute.ablation.FillMaskAblation or TranslationAblation
 
 
 def _task(rec) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer import byo_bert
+from explorer.compute import byo_bert
 from explorer import figures as fg
 from explorer import i18n
 from explorer.compute import inference as inf
@@ -134,7 +134,7 @@ def hub_max_bytes() -> int:
 
 
 def load_hub_bert(repo_id: str, reg=None) -> str:
-    """Download a BERT from the Hugging Face Hub (explorer.byo_bert.load_hub, size-capped) and
+    """Download a BERT from the Hugging Face Hub (explorer.compute.byo_bert.load_hub, size-capped) and
     add it to the registry as "hub:<repo id>"; returns that name. Only when HUB_ENV is "1".
 
     The registry's dict is replaced, not mutated: other requests may be iterating the old one

@@ -49,8 +49,9 @@ def pipeline_figure(sentences, lang: str = "en") -> go.Figure:
 
 def heads_off_figure(text: str, heads_off, lang: str = "en") -> go.Figure:
     """BERT's top words for the [MASK] with every head on and with `heads_off` ((layer, head), 0-based) switched
-    off before W^O (explorer.ablation)."""
-    from explorer import ablation, ablation_figures
+    off before W^O (explorer.compute.ablation)."""
+    from explorer.compute import ablation
+    from explorer.figures import ablation as ablation_figures
     m = ablation.fill_mask_ablated(text, heads_off).masks[0]
     words = {"en": {"before": "every head on", "after": "three heads off", "probability": "probability"},
              "ko": {"before": "모든 헤드 켬", "after": "헤드 세 개 끔", "probability": "확률"}}[lang if lang == "ko" else "en"]

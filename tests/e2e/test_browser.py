@@ -1325,7 +1325,7 @@ def _tiny_hf_bert(folder: Path) -> None:
 
 
 def test_bring_your_own_bert(browser, tmp_path):
-    from explorer.byo_bert import load_local, register
+    from explorer.compute.byo_bert import load_local, register
     from explorer.compute.inference import Registry, fill_mask
 
     folder = tmp_path / "tiny-bert"

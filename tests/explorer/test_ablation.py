@@ -1,4 +1,4 @@
-"""Head ablation (explorer/ablation.py, models' head_mask): a head switched off zeroes its slice of the concatenated
+"""Head ablation (explorer/compute/ablation.py, models' head_mask): a head switched off zeroes its slice of the concatenated
 heads before W^O, and nothing else. Tiny random models for the invariants; the shipped ones for the records and
 for docs/head-ablation.json, whose base numbers are recomputed here."""
 import copy
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import ablation, ablation_figures
+from explorer.compute import ablation
+from explorer.figures import ablation as ablation_figures
 from models.bert import Bert, BertConfig
 from models.transformer import HeadMask, Transformer, TransformerConfig
 

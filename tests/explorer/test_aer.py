@@ -1,4 +1,4 @@
-"""explorer/aer.py: Och & Ney's AER on hand-made links (exact values), the naive and shifted readings of a
+"""explorer/compute/aer.py: Och & Ney's AER on hand-made links (exact values), the naive and shifted readings of a
 synthetic cross attention, IBM Models 1 and 2 on a toy corpus, and the attention reading against the repo's
 alignment check (models.evaluate) on a shipped model. scripts/aer_table.py's page from fixed rows."""
 from fractions import Fraction
@@ -6,8 +6,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from explorer import aer
-from explorer.aer import PassAttention
+from explorer.compute import aer
+from explorer.compute.aer import PassAttention
 
 have_dot = pytest.mark.skipif(not (aer.ASSETS / "seq2seq-dot" / "config.json").is_file(),
                               reason="the shipped checkpoint assets/seq2seq-dot is missing")

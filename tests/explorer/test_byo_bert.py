@@ -1,4 +1,4 @@
-"""explorer/byo_bert.py: a tiny random Hugging Face BertForPreTraining saved as safetensors
+"""explorer/compute/byo_bert.py: a tiny random Hugging Face BertForPreTraining saved as safetensors
 loads into the in-repo BERT with identical MLM/NSP logits and attentions, serves
 fill_mask/nsp/encode_bert through a Registry, and everything unsafe or unusable is
 refused with a UserError (pickles unopened, heads missing, Hub too big or unreachable)."""
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import byo_bert
-from explorer.byo_bert import load_hub, load_local, register, wordpiece_from_vocab
+from explorer.compute import byo_bert
+from explorer.compute.byo_bert import load_hub, load_local, register, wordpiece_from_vocab
 from explorer.compute.inference import Registry, UserError, encode_bert, fill_mask, nsp
 
 transformers = pytest.importorskip("transformers")

@@ -1,4 +1,4 @@
-"""explorer/byo_bert.py's guards for a model a visitor brings (one visitor must not take
+"""explorer/compute/byo_bert.py's guards for a model a visitor brings (one visitor must not take
 the app down): its config alone must not decide a
 request's memory (layers x heads x tokens² capped before any weight is downloaded), a download that fails is
 deleted and counted, and its tokenizer (the model author's regexes) runs with a time bound, a Rust panic
@@ -10,8 +10,8 @@ import types
 import pytest
 from tokenizers import Regex, Tokenizer, models, pre_tokenizers
 
-from explorer import byo_bert
-from explorer.byo_bert import MAX_ATTENTION_CELLS, GuardedTokenizer, attention_cells, load_hub, load_local
+from explorer.compute import byo_bert
+from explorer.compute.byo_bert import MAX_ATTENTION_CELLS, GuardedTokenizer, attention_cells, load_hub, load_local
 from explorer.compute.inference import MAX_CHARS, UserError
 from models.bert import config_from_hf
 

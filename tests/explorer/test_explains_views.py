@@ -1,6 +1,6 @@
 """explorer/views/ablation.py and explorer/views/alignment.py (with explorer/compute/alignment.py and the figures
 explorer/figures/head_ablation.py, explorer/figures/alignment.py): the heads a visitor types, the ablation's
-before/after against the model run with that head_mask directly, one pair's AER against explorer/aer.py's own
+before/after against the model run with that head_mask directly, one pair's AER against explorer/compute/aer.py's own
 functions, the redraw from a record with no model call, and the shipped tables against docs/."""
 import json
 import re
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import ablation, aer
+from explorer.compute import ablation, aer
 from explorer.compute import alignment as al
 from explorer.compute.inference import UserError
 from explorer.figures import alignment as alf
@@ -201,7 +201,7 @@ def test_one_pair_aer_is_explorer_aer_on_that_pair_and_redraws_without_the_model
 
 @pytest.mark.skipif(not SHIPPED, reason="needs assets/transformer-en-fr")
 def test_the_shipped_check_reproduces_the_table_for_transformer_en_fr():
-    """The asset's 12.0 / 69.3 are what explorer/aer.py computes on the check now."""
+    """The asset's 12.0 / 69.3 are what explorer/compute/aer.py computes on the check now."""
     reg = _registry()
     pairs = al.gold_pairs("transformer-en-fr")
     recs = [al.pair_alignment("transformer-en-fr", s, t, " ".join(f"{i}-{j}" for i, j in g), reg=reg)

@@ -68,7 +68,7 @@ def test_the_code_slide_shows_its_code_and_what_it_returns():
 
 
 def test_the_heads_off_slide_draws_the_ablation_numbers():
-    from explorer import ablation
+    from explorer.compute import ablation
     s = lessons.STEPS["bert-heads-off"]
     m = ablation.fill_mask_ablated(s.args["text"], s.args["heads_off"]).masks[0]
     before, after = views.lesson_view(s.id, "en").figure.data

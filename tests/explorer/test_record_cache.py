@@ -1,4 +1,4 @@
-"""explorer/cache.py: the records' byte budget is never exceeded (under threads too), the least recently used
+"""explorer/serve/cache.py: the records' byte budget is never exceeded (under threads too), the least recently used
 record goes first, a record unused for its time to live is gone, and sizes count array buffers."""
 import threading
 import time
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.cache import RecordCache, nbytes
+from explorer.serve.cache import RecordCache, nbytes
 
 MB = 2**20
 
@@ -100,7 +100,7 @@ def test_threads_never_exceed_the_budget():
 
 
 def test_stored_passes_records_and_names_a_gone_key(monkeypatch):
-    from explorer import cache
+    from explorer.serve import cache
     from explorer.compute.inference import UserError
 
     monkeypatch.setattr(cache, "_RECORDS", RecordCache(max_bytes=MB))
@@ -116,7 +116,7 @@ def test_stored_passes_records_and_names_a_gone_key(monkeypatch):
 def test_keep_gives_keys_except_for_shared_first_screens(monkeypatch):
     import threading
 
-    from explorer import cache
+    from explorer.serve import cache
 
     monkeypatch.setattr(cache, "_RECORDS", RecordCache(max_bytes=MB))
     r = rec(0.1)
@@ -137,7 +137,7 @@ def test_the_background_expiry_frees_records_nobody_asks_for(monkeypatch):
     thread (`expire_in_background`, which the process-wide caches use) calls `expire()`."""
     import time
 
-    from explorer import cache as cache_module
+    from explorer.serve import cache as cache_module
 
     monkeypatch.setattr(cache_module, "EXPIRE_EVERY_S", 0.05)
     monkeypatch.setattr(cache_module, "_EXPIRER", None)  # a fresh thread, with the shortened period
@@ -156,7 +156,7 @@ def test_the_background_expiry_frees_records_nobody_asks_for(monkeypatch):
 
 
 def test_the_time_to_live_comes_from_the_environment(monkeypatch):
-    from explorer import cache as cache_module
+    from explorer.serve import cache as cache_module
 
     monkeypatch.setenv(cache_module.TTL_ENV, "120")
     assert cache_module._ttl_from_env() == 120
@@ -170,7 +170,7 @@ def test_the_background_expiry_outlives_a_cache_that_fails(monkeypatch):
     import time
     import weakref
 
-    from explorer import cache as cache_module
+    from explorer.serve import cache as cache_module
 
     class Failing(RecordCache):
         def expire(self):
@@ -201,7 +201,7 @@ def test_an_evicted_record_in_a_cycle_is_collected_soon(monkeypatch):
     import gc
     import weakref
 
-    from explorer import cache as cache_module
+    from explorer.serve import cache as cache_module
 
     monkeypatch.setattr(cache_module, "COLLECT_AFTER_S", 0.05)
 

@@ -1,12 +1,12 @@
-"""explorer/results.py: identical requests computed once (single-flight), kept within the records' byte budget,
+"""explorer/serve/results.py: identical requests computed once (single-flight), kept within the records' byte budget,
 immutable results only, failures not kept. Threads wait on events, never on a fixed sleep."""
 import threading
 import time
 
 import pytest
 
-from explorer.cache import RecordCache
-from explorer.results import SharedResults, is_immutable, request_key
+from explorer.serve.cache import RecordCache
+from explorer.serve.results import SharedResults, is_immutable, request_key
 
 
 def wait_until(condition, timeout=30.0):

@@ -164,9 +164,9 @@ def wait_until(condition, timeout=30.0):
 
 
 def test_identical_calls_at_once_run_the_model_once(url, monkeypatch):
-    """Two callers, the same request at the same time: the second waits for the first's run (explorer/results.py),
+    """Two callers, the same request at the same time: the second waits for the first's run (explorer/serve/results.py),
     and a third, later, gets the kept result."""
-    from explorer.results import shared_results
+    from explorer.serve.results import shared_results
 
     text = "Forty students typed this sentence at once."
     request = ("translate", text, "transformer-en-fr", 4)  # the key of 4 and 4.0 alike (ui.api._canonical)

@@ -30,7 +30,7 @@ from explorer import i18n  # noqa: E402
 from explorer.compute import lab, live
 from explorer.compute import inference as inf  # noqa: E402
 from explorer.compute import snapshots as snap  # noqa: E402
-from explorer.cache import stored  # noqa: E402
+from explorer.serve.cache import stored  # noqa: E402
 from explorer import views as vw  # noqa: E402
 from explorer.compute.inference import UserError  # noqa: E402
 
@@ -238,7 +238,7 @@ def test_rollout_runs_again_through_another_model_and_its_layers():
     redrawing the other model's record)."""
     R = TABS["rollout"]
     ko = R.run_model("나는 학생 입니다", "transformer-ko-en", "en")
-    record, slider = stored(ko[R.record]), ko[R.layer]  # the page keeps a key (explorer.cache)
+    record, slider = stored(ko[R.record]), ko[R.layer]  # the page keeps a key (explorer.serve.cache)
     n = inf.registry().get("transformer-ko-en").config.n_layers
     assert record.rollout.shape[0] == n and slider.maximum == max(n, 2) and slider.value == n
     again = R.run("나는 학생 입니다", "transformer-ko-en", n, "en")
@@ -680,7 +680,7 @@ def test_custom_bert_from_the_environment_joins_the_bert_views(hf_bert_folder, m
 
 @pytest.mark.skipif(not (inf.ASSETS / "bert").is_dir(), reason="no shipped BERT checkpoint")
 def test_hub_box_only_with_the_switch_and_loads_into_a_fresh_registry_dict(hf_bert_folder, monkeypatch):
-    from explorer import byo_bert
+    from explorer.compute import byo_bert
     monkeypatch.delenv("ATTN_EXPLORER_BERT_DIR", raising=False)
     monkeypatch.setenv("ATTN_EXPLORER_ALLOW_HUB", "1")
     monkeypatch.setenv("ATTN_EXPLORER_HUB_MAX_MB", "5")

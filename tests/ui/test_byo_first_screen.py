@@ -15,7 +15,7 @@ import app  # noqa: E402  (builds the demo, loading the registry once)
 from gradio.components.plot import PlotData  # noqa: E402
 from explorer import i18n  # noqa: E402
 from explorer.compute import inference as inf  # noqa: E402
-from explorer.cache import stored  # noqa: E402
+from explorer.serve.cache import stored  # noqa: E402
 
 # the tab's default example ("the man went to the [MASK] ." / "he bought a gallon of milk .") in a tiny vocabulary
 WORDS = "the man went to store he bought a gallon of milk and she house dog".split()

@@ -39,7 +39,7 @@ def test_inside_tab_draws_the_layer_and_both_attention_sublayers_of_a_decoder(ta
     assert ln.equals(v.layer_norms) and len(ln) == 3 and np.allclose(ln["std of (u − μ)/σ"], 1, atol=1e-4)
     assert np.allclose(ln["mean μ"], [s.ln.mean for s in v.record.steps], atol=1e-6)
     assert out[tab.token].value == 1 and out[tab.token].choices[0][0] == "0: <s>"
-    bert = tab.show("I am a student.", "bert", 3, 2, "encoder", "", "en")[tab.record]  # a key (explorer.cache)
+    bert = tab.show("I am a student.", "bert", 3, 2, "encoder", "", "en")[tab.record]  # a key (explorer.serve.cache)
     ko = tab.relabel(bert, "ko")  # from the record: no model call
     assert "인코더" in ko[tab.summary] and "멀티 헤드" in ko[tab.summary]
     assert not ko[tab.parts[1][0]].visible  # BERT's layer has one attention sublayer

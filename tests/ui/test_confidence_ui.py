@@ -111,7 +111,7 @@ def check_shown(html: str, name: str, record, lang: str = "en") -> Words:
 def test_seq2seq_tab_shows_the_models_probability_of_each_word():
     tab = TABS["seq2seq"]
     out = tab.run("I am a student.", "seq2seq-dot", "en")
-    r = tab.stored(out[tab.record])  # the page keeps a key (explorer.cache)
+    r = tab.stored(out[tab.record])  # the page keeps a key (explorer.serve.cache)
     assert out[tab.translation] == r.translation  # the plain text stays for copying, tests and the API
     check_shown(out[tab.confidence], "seq2seq-dot", r)
     ko = tab.relabel(r, 1, "ko")  # the switch redraws it from the record: same numbers, Korean words
@@ -125,7 +125,7 @@ def test_seq2seq_tab_shows_the_models_probability_of_each_word():
 def test_transformer_tab_shows_the_models_probability_of_each_word(name, text):
     tab = TABS["transformer"]
     out = tab.run(text, name, 1, 1, 1, "en")
-    r = tab.stored(out[tab.record])  # the page keeps a key (explorer.cache)
+    r = tab.stored(out[tab.record])  # the page keeps a key (explorer.serve.cache)
     assert out[tab.translation] == r.translation
     check_shown(out[tab.confidence], name, r)
     check_shown(tab.relabel(r, 1, 1, "ko")[tab.confidence], name, r, "ko")

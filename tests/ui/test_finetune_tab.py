@@ -50,7 +50,7 @@ def test_run_redraw_and_relabel(tab, monkeypatch):
     monkeypatch.setattr(ft, "FINETUNE", tab.folder)
     t = tab.the_tab
     out = t.run_finetune("sentiment", "a warm , funny film .", "", 2, 2, "en")
-    r = t.stored(out[t.record])  # the page keeps a key (explorer.cache)
+    r = t.stored(out[t.record])  # the page keeps a key (explorer.serve.cache)
     assert r.label in ("POSITIVE", "NEGATIVE") and r.base_trace is not None
     assert np.allclose(out[t.finetuned].data[0].z, r.trace.enc_self[1, 1])
     assert np.allclose(out[t.pretrained].data[0].z, r.base_trace.enc_self[1, 1])
@@ -67,7 +67,7 @@ def test_qa_run_and_task_pick(tab, monkeypatch):
     t = tab.the_tab
     picked = t.pick_task("qa", "en")
     out = t.run_finetune("qa", picked[t.text], picked[t.text_b], 1, 1, "en")
-    r = t.stored(out[t.record])  # the page keeps a key (explorer.cache)
+    r = t.stored(out[t.record])  # the page keeps a key (explorer.serve.cache)
     assert picked[t.text_b][r.start:r.end] == r.answer and len(out[t.prediction].data) == 2  # P(start), P(end)
 
 

@@ -40,7 +40,7 @@ def test_stream_then_figures(tab):
     outs = list(t.continue_prompt("The students opened their", True, 0.7, 50, 0.95, 5, 0, 1, 1, "en"))
     assert len(outs) >= 1 and all(t.text in o and t.steps in o for o in outs)
     assert all(t.grid not in o for o in outs[:-1]) and t.grid in outs[-1] and t.record in outs[-1]
-    record = t.stored(outs[-1][t.record])  # the page keeps a key (explorer.cache)
+    record = t.stored(outs[-1][t.record])  # the page keeps a key (explorer.serve.cache)
     assert len(outs[-1][t.steps]) == len(record.steps)
     redrawn = t.show_heads(record, 2, 4, 1, "ko")
     assert set(redrawn) == {t.step_plot, t.grid, t.head_plot, t.scores, t.files}

@@ -9,10 +9,10 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from explorer import cache
+from explorer.serve import cache
 from explorer.serve import downloads as dl
 from explorer.compute import inference as inf
-from explorer.results import SharedResults
+from explorer.serve.results import SharedResults
 from explorer.views import bert as bert_views
 from explorer.views import seq2seq as s2s_views
 from explorer.views import transformer as tr_views

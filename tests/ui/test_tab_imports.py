@@ -15,7 +15,7 @@ CONTRACT_ALSO = {"ui.first_screen"}  # ui/tabs/__init__.py: every tab's first sc
 NOT_YET = {
     "query_key.py": {"explorer.compute.inference"},
     "transformer.py": {"explorer.figures.confidence", "explorer.compute.inference", "ui.shared_runs"},
-    "bert.py": {"explorer.cache", "explorer.compute.inference", "ui.shared_runs"},
+    "bert.py": {"explorer.serve.cache", "explorer.compute.inference", "ui.shared_runs"},
     "seq2seq.py": {"explorer.figures.confidence", "ui.shared_runs"},
 }
 

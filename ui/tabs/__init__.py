@@ -106,7 +106,7 @@ class Page:
 class TabBase:
     """What every tab does the same way; a tab module's `Tab(page)` subclasses it.
 
-    - Records: a result's record lives in the server-side cache (explorer/cache.py: a byte budget and a time
+    - Records: a result's record lives in the server-side cache (explorer/serve/cache.py: a byte budget and a time
       limit); the tab's `gr.State` (`self.record_state()`) holds only its key: a handler returns
       `{self.record: self.keep(v.record)}`, never the record itself. Inside a first screen, which every visitor
       shares, `keep` gives the record itself (one copy, kept by ui/first_screen.py).
@@ -119,7 +119,7 @@ class TabBase:
 
     @staticmethod
     def record_state() -> gr.State:
-        """The State a tab keeps its last result in: the key of its record in explorer.cache (None: no result)."""
+        """The State a tab keeps its last result in: the key of its record in explorer.serve.cache (None: no result)."""
         return gr.State(None)
 
     @staticmethod

@@ -36,7 +36,7 @@ class Tab(TabBase):
             self.mean = L(gr.Plot, "beam.mean", min_width=BESIDE_MIN_PX)
             self.grid = L(gr.Plot, "beam.grid", min_width=BESIDE_MIN_PX)
         self.files = downloads(L)
-        self.search = self.record_state()  # the key of the last search (explorer.cache: views.BeamSearch)
+        self.search = self.record_state()  # the key of the last search (explorer.serve.cache: views.BeamSearch)
         chosen = [self.translation, self.confidence, self.grid, self.mean, self.notice, self.files]
         drawn = [self.table, self.figure, self.choice, *chosen]
         every = drawn + [self.search]

@@ -9,7 +9,7 @@ import gradio as gr
 
 from explorer import i18n
 from explorer.compute import inference as inf
-from explorer.cache import keep, stored
+from explorer.serve.cache import keep, stored
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,
                            sentence, sliders, validator)
@@ -57,7 +57,7 @@ class Tab:
         self.layer, self.head_slider = layer_head_sliders(L, *depth(reg, self.default))
         self.grid, self.head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.files = downloads(L, "bert.files")
-        self.record = gr.State(None)  # explorer.cache.keep: a key, the record stays on the server
+        self.record = gr.State(None)  # explorer.serve.cache.keep: a key, the record stays on the server
         self._wire(page, examples)
 
     def _wire(self, page, examples):

@@ -31,7 +31,7 @@ class Tab(TabBase):
         self.figure = L(gr.Plot, "ch.plot")
         self.table = L.table("ch.table", views.CHOICE_COLUMNS, wrap=True)
         self.files = downloads(L)
-        self.record = self.record_state()  # the last run's key (explorer.cache)
+        self.record = self.record_state()  # the last run's key (explorer.serve.cache)
         inputs = [self.text, self.model, self.target, self.top_k, page.lang]
         out = [self.summary, self.figure, self.table, self.files]
         gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs, out + [self.record],

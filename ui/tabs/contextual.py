@@ -28,7 +28,7 @@ class Tab(TabBase):
         self.figure = L(gr.Plot, "ctx.figure")
         self.table = L.table("ctx.table", views.CONTEXT_COLUMNS, wrap=True)
         self.files = downloads(L)
-        self.record = self.record_state()  # the last run's key (explorer.cache)
+        self.record = self.record_state()  # the last run's key (explorer.serve.cache)
         out = [self.figure, self.table, self.text, self.files]
         for trigger in (self.run_btn.click, self.word.submit) + example_clicks(examples):
             trigger(self.show, [self.word, self.sentences, self.model, page.lang],

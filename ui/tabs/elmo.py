@@ -30,7 +30,7 @@ class Tab(TabBase):
         self.vectors = L(gr.Plot, "el.plot_vectors")
         self.table = L.table("el.table", views.LAYER_COLUMNS)
         self.files = downloads(L)
-        self.record = self.record_state()  # the last mix's key (explorer.cache)
+        self.record = self.record_state()  # the last mix's key (explorer.serve.cache)
         inputs = [self.word, self.sentences, self.weights, self.gamma, self.normalize, self.model, page.lang]
         out = [self.summary, self.figure, self.vectors, self.table, self.files]
         gr.on([self.run_btn.click, self.word.submit, self.weights.submit], self.show, inputs,

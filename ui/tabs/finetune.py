@@ -49,7 +49,7 @@ class Tab(TabBase):
         with gr.Row():
             self.change = gr.Plot(show_label=False)
             self.cls = gr.Plot(show_label=False)
-        self.record = self.record_state()  # the task result's key (explorer.cache)
+        self.record = self.record_state()  # the task result's key (explorer.serve.cache)
         drawn = [self.prediction, self.table, self.summary, self.explanation, self.notice, self.finetuned,
                  self.pretrained, self.difference, self.change, self.cls]
         gr.on([self.run_btn.click, self.text.submit], self.run_finetune,

@@ -53,7 +53,7 @@ class Tab(TabBase):
         self.grid, self.head_plot = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.scores = L(gr.Plot, "gpt.scores")
         self.files = downloads(L, "gpt.files")
-        self.record = self.record_state()  # the generation's key (explorer.cache)
+        self.record = self.record_state()  # the generation's key (explorer.serve.cache)
         heads = [getattr(self, n) for n in HEADS]
         inputs = [self.prompt, self.greedy, self.temperature, self.top_k, self.top_p, self.max_new, self.seed,
                   self.layer, self.head, page.lang]

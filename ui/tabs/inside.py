@@ -44,7 +44,7 @@ class Tab(TabBase):
                                    L(gr.Plot, "il.plot_heads"), kv))
         self.ffn = L(gr.Plot, "il.plot_ffn")
         self.files = downloads(L)
-        self.record = self.record_state()  # the last run's key (explorer.cache)
+        self.record = self.record_state()  # the last run's key (explorer.serve.cache)
         inputs = [self.text, self.model, self.layer, self.token, self.stack, self.target, page.lang]
         self.outputs = ([self.summary, self.stream, self.layer_norms, self.ffn, self.files, self.token]
                         + [c for part in self.parts for c in part])

@@ -30,7 +30,7 @@ class Tab(TabBase):
         self.vectors = L(gr.Plot, "lu.plot_vectors")
         self.table = L.table("lu.table", views.TOP_COLUMNS)
         self.files = downloads(L)
-        self.record = self.record_state()  # the last step's key (explorer.cache)
+        self.record = self.record_state()  # the last step's key (explorer.serve.cache)
         inputs = [self.text, self.model, self.step, self.target, self.top_k, page.lang]
         out = [self.summary, self.steps, self.vectors, self.table, self.files, self.step]
         gr.on([self.run_btn.click, self.text.submit, self.target.submit], self.show, inputs, out + [self.record],

@@ -29,7 +29,7 @@ class Tab(TabBase):
         self.table = L(gr.Plot, "pos.table")
         self.sentence = L(gr.Plot, "pos.sentence")
         self.files = downloads(L, "common.download_record")  # no table to give as CSV
-        self.record = self.record_state()  # the last run's key (explorer.cache)
+        self.record = self.record_state()  # the last run's key (explorer.serve.cache)
         inputs = [self.max_len, self.d_model, self.text, self.model, page.lang]
         out = [self.table, self.sentence, self.text_md, self.files]
         gr.on([self.run_btn.click, self.text.submit], self.show, inputs, out + [self.record], concurrency_id="models",

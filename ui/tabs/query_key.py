@@ -39,7 +39,7 @@ class Tab(TabBase):
         self.colour = L(gr.Radio, "qke.colour_by", choices=views.colour_choices("en"), value="kind")
         self.embedding = L(gr.Plot, "qke.figure")
         self.embedding_md = gr.Markdown()
-        self.record = self.record_state()  # the last run's key in explorer.cache: the switch redraws it, no model call
+        self.record = self.record_state()  # the last run's key in explorer.serve.cache: the switch redraws it, no model call
         inputs = [self.text, self.model, self.layer, self.head, self.query, self.colour, page.lang]
         drawn = [self.figure, self.table, self.text_md, self.files, self.embedding, self.embedding_md]
         out = drawn + [self.query, self.record]

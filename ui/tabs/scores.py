@@ -25,7 +25,7 @@ class Tab(TabBase):
         self.table = L.table("sf.table", views.SCORE_COLUMNS, wrap=True, column_widths=SCORE_WIDTHS)
         self.confidence = gr.HTML()  # each model's words shaded by how unsure it is, with a legend
         self.files = downloads(L)
-        self.record = self.record_state()  # the last comparison's key (explorer.cache)
+        self.record = self.record_state()  # the last comparison's key (explorer.serve.cache)
         out = [self.figure, self.table, self.confidence, self.notice, self.files]
         for trigger in (self.run_btn.click, self.text.submit) + example_clicks(examples):
             trigger(self.show, [self.text, page.lang], out + [self.record],

@@ -34,7 +34,7 @@ class Tab(TabBase):
         self.step_text = gr.Markdown()
         self.bars = L(gr.Plot, "s2s.bars")
         self.files = downloads(L, "s2s.files")
-        self.record = self.record_state()  # the translation's key (explorer.cache)
+        self.record = self.record_state()  # the translation's key (explorer.serve.cache)
         drawn = [self.alignment, self.bars, self.step_text]
         # another score function, or an example's sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):

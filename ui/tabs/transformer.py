@@ -51,7 +51,7 @@ class Tab(TabBase):
         with L(gr.Tab, "tab.cross"):
             self.cross_grid, self.cross_head = L(gr.Plot, "common.all_heads"), L(gr.Plot, "common.selected_head")
         self.files = downloads(L, "tr.files")
-        self.record = self.record_state()  # the translation's key (explorer.cache)
+        self.record = self.record_state()  # the translation's key (explorer.serve.cache)
         heads = [getattr(self, n) for n in HEADS]
         # another model, picked or set by an example with its sentence: its translation at once
         for trigger in (self.run_btn.click, self.text.submit, self.model.input) + example_clicks(examples):

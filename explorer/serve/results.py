@@ -4,7 +4,7 @@ A class of 40 pressing the deck's example ("I am a student.", transformer-en-fr,
 times. `SharedResults.get(request, compute)` runs `compute` for the first caller only; a caller that asks while that
 run is in flight waits for it instead of starting its own (single-flight), and later callers get the kept result.
 
-Results live in the records' cache (explorer.cache.records(): one byte budget, ATTN_EXPLORER_RECORD_CACHE_MB, least
+Results live in the records' cache (explorer.serve.cache.records(): one byte budget, ATTN_EXPLORER_RECORD_CACHE_MB, least
 recently used first out, dropped `ttl` after their last use), under a key derived from the request, so they never
 take more memory than the visitors' records are allowed, and compete with them on the same terms. A result bigger
 than `1 / max_share` of that budget is handed to its waiting callers but not kept.
@@ -28,7 +28,7 @@ import json
 import os
 import threading
 
-from explorer.cache import RecordCache, nbytes, records
+from explorer.serve.cache import RecordCache, nbytes, records
 
 SHARED_ENV = "ATTN_EXPLORER_SHARED_RESULTS"  # "0": every request computed anew (bench/classroom.py compares)
 KEY_PREFIX = "result:"  # keys of results in the records' cache (visitors' keys are random tokens, without a colon)
@@ -142,7 +142,7 @@ _RESULTS_LOCK = threading.Lock()
 
 
 def shared_results() -> SharedResults:
-    """The process-wide shared results (kept in explorer.cache.records()); ATTN_EXPLORER_SHARED_RESULTS=0 turns
+    """The process-wide shared results (kept in explorer.serve.cache.records()); ATTN_EXPLORER_SHARED_RESULTS=0 turns
     sharing off."""
     global _RESULTS
     with _RESULTS_LOCK:

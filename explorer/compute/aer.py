@@ -1,8 +1,8 @@
 """Alignment error rate: attention read as a word alignment, scored as Och & Ney (2003) score aligners, beside
 IBM Models 1 and 2 trained by EM on the same parallel data.
 
-    python -m explorer.aer --data-dir ../shared/data            # one JSON line per model and method
-    python -m explorer.aer --data-dir ../shared/data --models transformer-en-fr --ibm-pairs 20000
+    python -m explorer.compute.aer --data-dir ../shared/data            # one JSON line per model and method
+    python -m explorer.compute.aer --data-dir ../shared/data --models transformer-en-fr --ibm-pairs 20000
 
 AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|) (Och & Ney 2003, eq. 5) for predicted links A, sure links S and possible
 links P (S ⊆ P), summed over the whole test set before the ratio. Gold: the repo's hand-aligned checks
@@ -45,7 +45,7 @@ from models.tokenizers import special_ids
 from models.training import data
 from models.training.evaluate import ALIGNMENT_CHECKS, pool_words, read_alignment_check, token_words
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 # The shipped translators with attention and their gold check; "reversed" reads the ko-en check from English
 # (its links flipped): transformer-en-ko has no check of its own. seq2seq-none has no attention to read.
 MODELS = {"seq2seq-dot": ("en-fr", False), "seq2seq-general": ("en-fr", False),

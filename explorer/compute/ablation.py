@@ -12,7 +12,7 @@ Self-Attention"). A head is switched off by zeroing its output, its slice of the
 
 Heads are named 0-based here: (layer, head) for BERT, (kind, layer, head) for the Transformer, kind one of
 KINDS (the Trace's field names). `python -m scripts.ablation_table` writes docs/head-ablation.md and .json.
-Figures: explorer/ablation_figures.py.
+Figures: explorer/figures/ablation.py.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figures of head ablation (explorer/ablation.py; Michel et al. 2019): the layer x head grid of what removing each
+"""Figures of head ablation (explorer/compute/ablation.py; Michel et al. 2019): the layer x head grid of what removing each
 head alone costs, the pruning curve (heads removed together, least important first), and one [MASK]'s top-k
 before and after. Pure: arrays and words in, a plotly figure out; no torch, models or gradio."""
 from __future__ import annotations
