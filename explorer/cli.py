@@ -277,7 +277,13 @@ def _task_inputs(args) -> list[tuple[str | None, object]]:
 
 def _task_record(args, item) -> dict:
     from explorer.compute import pipeline as ft
-    reg, folder = _load(args.assets, "bert"), Path(args.assets) / "finetune"
+    folder = Path(args.assets) / "finetune"
+    task = "qa" if args.command == "qa" else args.task
+    try:  # the task's own base: bert, or bert-ko for sentiment-ko
+        base = ft.base_name(folder / ft.task_name(task))
+    except UserError:
+        base = "bert"  # an unknown task: its own call below says so, listing the known ones
+    reg = _load(args.assets, base)
     if args.command == "qa":
         rec = ft.answer(item[0], item[1], reg=reg, with_base=args.attention, folder=folder)
     elif args.command == "tag":

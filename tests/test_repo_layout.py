@@ -24,6 +24,8 @@ ASSET_EXCEPTIONS = {
                             "not while the page is built",
     "assets/explains/*.json": "the head-ablation and AER tables of docs/, read when their tabs draw "
                               "(explorer/views/ablation.py, explorer/compute/alignment.py)",
+    "assets/qk_embedding/bert.*": "the queries-and-keys plane of held-out sentences, read when the Query · key "
+                                  "tab draws it (explorer/compute/qk_embedding.py)",
 }
 
 

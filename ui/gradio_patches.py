@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
 
 import gradio
 from gradio.server_messages import ProcessCompletedMessage
@@ -43,10 +44,16 @@ def check_gradio_version(installed: str | None = None) -> str | None:
     return text
 
 
-def _default_limits():
-    from ui.limits import LIMITS
+@dataclass(frozen=True)
+class CheapFirst:
+    """What `FairList` reads of the limits; ui/limits.py's `Limits` takes its defaults from here and is what the app
+    passes (this module imports nothing of ui/, so the patches stay below the layer that uses them)."""
+    cheap_ratio: float = 4.0
+    max_skipped_s: float = 5.0
 
-    return LIMITS
+
+def _default_limits():
+    return CheapFirst()
 
 
 # ----------------------------------------------------------------------------- sessions

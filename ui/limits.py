@@ -57,8 +57,8 @@ from urllib.parse import parse_qs
 
 from explorer import i18n
 from explorer.serve.cache import trim_heap
-from ui.gradio_patches import (ADDRESS, KEY, Dropped, check_gradio_version, dropped_result, end_event, fair_order,
-                               forget_finished_sessions, is_result, lean_sessions, pending_messages, queue_of,
+from ui.gradio_patches import (ADDRESS, KEY, CheapFirst, Dropped, check_gradio_version, dropped_result, end_event,
+                               fair_order, forget_finished_sessions, is_result, lean_sessions, pending_messages, queue_of,
                                queued_events, session_of, take_messages, waiting_messages)
 
 API = "/gradio_api/"
@@ -101,8 +101,8 @@ class Limits:
     # until their average times add up to `max_skipped_s` (charged to the event a cheap one is put in front of: one
     # further back is delayed too, uncharged, so its delay may exceed this by that much). 20 pages pressing rollout
     # kept another visitor's 12-word /translate waiting behind them (bench/limits.py --clients 20, docs/reliability.md).
-    cheap_ratio: float = 4.0
-    max_skipped_s: float = 5.0
+    cheap_ratio: float = CheapFirst.cheap_ratio
+    max_skipped_s: float = CheapFirst.max_skipped_s
     # A page's event waiting or running while its page has no /queue/data stream open (it never opened one, or
     # its tab closed) for `unheard_s` seconds is dropped: nobody would see its result (Gradio itself drops the
     # waiting events of a stream that closes, but not those of a client that never opened one).
