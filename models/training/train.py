@@ -501,7 +501,7 @@ def parse(argv=None):
     ap.add_argument("--split-by", choices=["source", "pair"], default="source",
                     help="translation: hold out English sources (default; every shipped model), or the pairs "
                          "themselves, so that a test source may have another translation in training (the kind "
-                         "of split issue 3's calibration figure may have been read on; for comparison only)")
+                         "of split an outside calibration figure may have been read on; for comparison only)")
     ap.add_argument("--valid-frac", type=float, default=VALID_FRAC)
     ap.add_argument("--test-frac", type=float, default=TEST_FRAC)
     ap.add_argument("--heldout-frac", type=float, default=None,
