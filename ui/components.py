@@ -260,27 +260,6 @@ def language_updates(localized: Localized, lang) -> list[dict]:
 # ----------------------------------------------------------------------------- views run again for the switch
 
 
-def keeping_args(handler, state):
-    """`handler`'s outputs, and in `state` the arguments it ran with but the last (the language), from which
-    the language switch runs it again (`run_again`). For the views that keep no record: they are cheap and
-    deterministic, so running them again gives the same numbers in the new language."""
-    @friendly
-    @functools.wraps(handler)
-    def run(*args):
-        return {**handler(*args), state: list(args[:-1])}
-    return run
-
-
-def run_again(handler):
-    """A language-switch handler: the last run of `handler` (its arguments in a `keeping_args` State) once
-    more, in the new language; a tab with no result yet keeps its empty outputs."""
-    @friendly
-    def relabel(last, lang="en"):
-        return gr.skip() if not last else handler(*last, lang)
-    relabel.__module__ = getattr(handler, "__module__", relabel.__module__)  # named by its tab in the logs
-    return relabel
-
-
 # ----------------------------------------------------------------------------- input checks before a run
 
 

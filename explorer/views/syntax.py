@@ -145,6 +145,16 @@ def arcs_summary(rec: sx.SentenceAttention, layer, head, lang: str = "en") -> st
 
 
 @dataclass(frozen=True)
+class SyntaxRun:
+    """What a run computed (the model's attention on the sentence) and what it was asked: the language switch and
+    the layer/head sliders redraw from it without running the model."""
+    model: str
+    rel: str
+    direction: str
+    sentence: sx.SentenceAttention
+
+
+@dataclass(frozen=True)
 class SyntaxView:
     table: pd.DataFrame  # one row per relation: best head vs the best offset
     grid: go.Figure  # the chosen relation's layer x head accuracy
@@ -153,16 +163,22 @@ class SyntaxView:
     files: Downloads
     layer: int  # the head drawn, 1-based
     head: int
+    record: SyntaxRun
 
 
 def syntax_view(model: str = "bert", rel: str = DEFAULT_RELATION, direction: str = "dep->head",
                 text: str = EXAMPLE_TEXTS[0], layer=None, head=None, lang: str = "en", reg=None) -> SyntaxView:
     """Everything the tab shows: layer/head None = the relation's best head."""
-    tab = table(model)
     rel = rel if rel in relation_names(model) else DEFAULT_RELATION
+    return syntax_redraw(SyntaxRun(model, rel, direction, sentence_record(text, model, reg)), layer, head, lang)
+
+
+def syntax_redraw(run: SyntaxRun, layer=None, head=None, lang: str = "en") -> SyntaxView:
+    """The view of a kept run for another layer, head or language (no model call)."""
+    model, rel, direction, rec = run.model, run.rel, run.direction, run.sentence
+    tab = table(model)
     bl, bh = best_head(model, rel)
     layer, head = layer or bl, head or bh
-    rec = sentence_record(text, model, reg)
     d = tab["data"]
     lead = t("syn.source", lang, sentences=d["evaluated"], words=d["words"], skipped=d["skipped"],
              sha=d["sha256"][:12], command=md(tab["command"]))
@@ -173,7 +189,7 @@ def syntax_view(model: str = "bert", rel: str = DEFAULT_RELATION, direction: str
     files = to_download(f"syntax-{model}", {"table": tab, "sentence": {"words": rec.words, "layer": int(layer),
                                                                        "head": int(head)}},
                         {"relations": rows})
-    return SyntaxView(rows, grid, arcs, summary, files, int(layer), int(head))
+    return SyntaxView(rows, grid, arcs, summary, files, int(layer), int(head), run)
 
 
 def placeholder(lang: str = "en") -> go.Figure:

@@ -1,5 +1,5 @@
-"""The heads-vs-syntax tab (ui/tabs/syntax.py): another relation draws its best head, the language switch runs the
-view again in Korean with the same numbers, a typed sentence is drawn without a parse."""
+"""The heads-vs-syntax tab (ui/tabs/syntax.py): another relation draws its best head, the language switch redraws
+the kept run in Korean with the same numbers (no model call), a typed sentence is drawn without a parse."""
 import numpy as np
 import pytest
 
@@ -17,14 +17,17 @@ def test_another_relation_draws_its_best_head_and_the_switch_redraws_it_in_korea
     out = tab.show_best("bert", "obj", "dep->head", views.EXAMPLE_TEXTS[1], "en")
     layer, head = views.best_head("bert", "obj")
     assert (out[tab.layer].value, out[tab.head].value) == (layer, head) and out[tab.relation].value == "obj"
-    assert out[tab.last] == ["bert", "obj", "dep->head", views.EXAMPLE_TEXTS[1], layer, head]
-    ko = tab.relabel(out[tab.last], "ko")
+    record = tab.stored(out[tab.record])
+    assert (record.model, record.rel, record.direction) == ("bert", "obj", "dep->head")
+    ko = tab.relabel(out[tab.record], layer, head, "ko")
     assert ko[tab.grid].layout.title.text != out[tab.grid].layout.title.text
     assert list(ko[tab.table].columns) != list(out[tab.table].columns)
     np.testing.assert_array_equal(np.asarray(ko[tab.grid].data[0].z), np.asarray(out[tab.grid].data[0].z))
     np.testing.assert_array_equal(ko[tab.table].select_dtypes("number").to_numpy(),
                                   out[tab.table].select_dtypes("number").to_numpy())
-    assert tab.relabel(None, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+    assert tab.relabel(None, 1, 1, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+    other = tab.show_head(out[tab.record], 1, 1, "en")  # another head of the same run, from its record
+    assert (other[tab.layer].value, other[tab.head].value) == (1, 1)
 
 
 def test_a_typed_sentence_and_an_unknown_relation():

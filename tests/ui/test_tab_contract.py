@@ -52,12 +52,6 @@ def test_the_contract_docstring_points_at_the_example():
 
 # ----------------------------------------------------------------------------- every tab of the app
 
-# Tabs whose language switch still runs their view again from its last arguments (ui.components.run_again);
-# each is converted to a kept record by its own change, which then takes it off this list (strict: a tab that
-# redraws without the model while still listed fails, so the list only shrinks).
-RERUNS_ON_SWITCH = {"syntax"}
-
-
 def _app_tabs() -> list[str]:
     import app  # builds the demo, loading the registry once (shared with the other tests of the session)
     return list(app.demo.tabs)
@@ -70,8 +64,7 @@ def _language_redraws(demo, tab: str) -> list:
             and getattr(f.fn, "__module__", "") == f"ui.tabs.{tab}"]
 
 
-@pytest.mark.parametrize("tab", [pytest.param(t, marks=pytest.mark.xfail(
-    strict=True, reason="its switch runs its view again")) if t in RERUNS_ON_SWITCH else t for t in _app_tabs()])
+@pytest.mark.parametrize("tab", _app_tabs())
 def test_the_language_switch_redraws_every_tab_without_a_model_call(tab, monkeypatch):
     """Each tab's first screen drawn in English, then every language redraw the tab registered, fed the States
     that screen left (a record, or its key), in Korean: no torch module runs, and something is drawn. (A tab drawn

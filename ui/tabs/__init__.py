@@ -34,8 +34,7 @@ Handlers
 
 Language: a component built with `page.L` relabels itself when the switch moves; what a tab has drawn
 is redrawn by the handler it registers with `page.on_language(fn, inputs, outputs)`, from the record it
-keeps in a gr.State (no model call where a record exists), or by running a cheap, deterministic view
-again from its last arguments (`keeping_args`, `run_again` in ui.components). A results table built with
+keeps (no model call: tests/ui/test_tab_contract.py counts torch calls on every tab's switch). A results table built with
 `page.L.table` gets its headers in the new language while it is still empty.
 
 First screen: no tab opens blank. `page.first_screen(fn, inputs, outputs)` names the handler that draws the

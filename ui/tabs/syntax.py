@@ -6,12 +6,13 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer.views import syntax as views
-from ui.components import (DROPDOWN_MIN_PX, Slider, Table, depth, downloads, friendly, keeping_args, run_again)
+from ui.components import DROPDOWN_MIN_PX, Slider, Table, depth, downloads, friendly
+from ui.tabs import TabBase, from_record
 
 TITLE = "tab.syntax"
 
 
-class Tab:
+class Tab(TabBase):
     def __init__(self, page):
         L, reg = page.L, page.reg
         L(gr.Markdown, "syn.intro")
@@ -37,34 +38,46 @@ class Tab:
         self.arcs = L(gr.Plot, "syn.arcs")
         self.summary = gr.Markdown()
         self.files = downloads(L)
-        self.last = gr.State(None)  # the last run's arguments: the switch runs it again (cheap, deterministic)
-        run = keeping_args(self.show, self.last)
+        self.record = self.record_state()  # the last run's key (explorer.serve.cache): the switch redraws it
         inputs = [self.model, self.relation, self.direction, self.text, self.layer, self.head, page.lang]
         drawn = [self.table, self.grid, self.arcs, self.summary, self.files, self.layer, self.head]
-        outs = drawn + [self.last]
-        gr.on([self.run_btn.click, self.text.select, self.direction.input], run, inputs, outs,
+        outs = drawn + [self.record]
+        gr.on([self.run_btn.click, self.text.select, self.direction.input], self.show, inputs, outs,
               concurrency_id="models", api_visibility="private")
-        for slider in (self.layer, self.head):
-            slider.input(run, inputs, outs, trigger_mode="always_last", concurrency_id="models",
-                         api_visibility="private")
+        for slider in (self.layer, self.head):  # another head of the same run: redrawn from its record
+            slider.input(self.show_head, [self.record, self.layer, self.head, page.lang], drawn,
+                         trigger_mode="always_last", concurrency_id="models", api_visibility="private")
         # another relation or model: its best head drawn on the sentence
         best_inputs = [self.model, self.relation, self.direction, self.text, page.lang]
         gr.on([self.relation.input, self.model.input], self.show_best, best_inputs, outs + [self.relation],
               concurrency_id="models", api_visibility="private")
-        self.relabel = run_again(self.show)
-        page.on_language(self.relabel, [self.last, page.lang], drawn, concurrency_id="models")
-        page.first_screen(run, inputs, outs)
+        page.on_language(self.relabel, [self.record, self.layer, self.head, page.lang], drawn,
+                         concurrency_id="models")
+        page.first_screen(self.show, inputs, outs)
 
     def _drawn(self, v: views.SyntaxView, n_layers: int, n_heads: int) -> dict:
         return {self.table: v.table, self.grid: v.grid, self.arcs: v.arcs, self.summary: v.summary,
                 self.files: v.files, self.layer: gr.Slider(1, max(n_layers, 2), value=v.layer, step=1),
                 self.head: gr.Slider(1, max(n_heads, 2), value=v.head, step=1)}
 
+    def _view(self, v: views.SyntaxView) -> dict:
+        t = views.table(v.record.model)
+        return self._drawn(v, t["layers"], t["heads"])
+
     @friendly
     def show(self, model, relation, direction, text, layer, head, lang="en"):
         v = views.syntax_view(model, relation, direction, text, int(layer or 1), int(head or 1), lang)
-        t = views.table(model)
-        return self._drawn(v, t["layers"], t["heads"])
+        return {**self._view(v), self.record: self.keep(v.record)}
+
+    @from_record(ask=True)
+    def show_head(self, record, layer, head, lang="en"):
+        """Another layer or head of the kept run (no model call)."""
+        return self._view(views.syntax_redraw(record, int(layer or 1), int(head or 1), lang))
+
+    @from_record
+    def relabel(self, record, layer, head, lang="en"):
+        """The kept run in `lang` (views.syntax_redraw: no model call)."""
+        return self._view(views.syntax_redraw(record, int(layer or 1), int(head or 1), lang))
 
     @friendly
     def show_best(self, model, relation, direction, text, lang="en"):
@@ -74,5 +87,4 @@ class Tab:
         relation = relation if relation in rels else views.DEFAULT_RELATION
         layer, head = views.best_head(model, relation)
         out = self.show(model, relation, direction, text, layer, head, lang)
-        return {**out, self.relation: gr.Dropdown(choices=rels, value=relation),
-                self.last: [model, relation, direction, text, layer, head]}  # what the language switch runs again
+        return {**out, self.relation: gr.Dropdown(choices=rels, value=relation)}
