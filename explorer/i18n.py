@@ -977,6 +977,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "err.weights_range": {"en": "Layer weights must be non-negative and not all zero.",
                           "ko": "레이어 가중치는 0 이상이어야 하고 모두 0이면 안 됩니다."},
     "err.gamma_range": {"en": "gamma must be a positive number.", "ko": "γ는 양수여야 합니다."},
+    "abl.no_bars": {"en": "A translation has no [MASK] to guess: its two versions, every head and heads off, are above.",
+                    "ko": "번역에는 맞힐 [MASK]가 없습니다. 모든 헤드일 때와 헤드를 끈 때의 두 번역은 위에 있습니다."},
+    "err.layer_range": {"en": "layer must be a whole number from 0 (the embeddings) to {n}.",
+                        "ko": "레이어는 0(임베딩)부터 {n}까지의 정수여야 합니다."},
     "err.two_sentences": {"en": "Give at least two sentences that use '{word}', to compare its senses.",
                           "ko": "'{word}'의 의미를 비교하려면 그 단어가 들어간 문장을 두 개 이상 주세요."},
     "note.target_cut": {"en": "Target cut to {limit} subword tokens ({dropped} dropped).",
@@ -1601,10 +1605,10 @@ STRINGS: dict[str, dict[str, str]] = {
               "**integrated gradients** (Sundararajan et al. 2017). Each row is scaled to its own largest value; "
               "the matrix gives Spearman's ρ between the rankings. Where attention's ranking disagrees with the "
               "gradient methods', attention is not the explanation.",
-        "ko": "### 어텐션과 기여도 나란히\n예측 하나에 대해 *어떤 입력 토큰이 중요했나?*에 대한 여섯 가지 답: 마지막 "
+        "ko": "### 어텐션과 기여도 나란히\n예측 하나에 대해 ‘어떤 입력 토큰이 중요했나?’라는 물음에 여섯 가지 답: 마지막 "
               "레이어의 **어텐션**(헤드 평균), 레이어를 거친 **롤아웃**(Abnar & Zuidema 2020), 각 토큰이 보내는 "
               "벡터의 **노름** ‖Σ α·f(x)‖(Kobayashi et al. 2020), **값 0 만들기**(Mohebbi et al. 2023: 한 토큰의 "
-              "값 벡터를 0으로 두었을 때 출력이 움직이는 정도), **그래디언트 × 입력**과 **적분 그래디언트**"
+              "값 벡터를 0으로 두었을 때 출력이 움직이는 정도), **그래디언트 × 입력**, **적분 그래디언트**"
               "(Sundararajan et al. 2017). 각 행은 그 행의 최댓값으로 나누었고, 행렬은 순위 사이의 스피어만 ρ입니다. "
               "어텐션의 순위가 그래디언트 방법들과 다르면 어텐션은 설명이 아닙니다."},
     "attr.task": {"en": "Prediction", "ko": "예측"},
@@ -1628,7 +1632,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "attr.corr_title": {"en": "Spearman's ρ between the measures ({n} tokens, special ones aside)",
                         "ko": "측정 사이의 스피어만 ρ (특수 토큰을 뺀 토큰 {n}개)"},
     "attr.prediction": {"en": "**{model}** predicts **{word}** with probability {p:.1f}%.",
-                        "ko": "**{model}**의 예측: **{word}** (확률 {p:.1f}%)."},
+                        "ko": "예측 (**{model}**): **{word}** (확률 {p:.1f}%)."},
     "attr.complete_ok": {"en": "Integrated gradients ({steps} steps) sum to {total:.3f}; the log-probability's change "
                                "from the baseline is {gap:.3f} (off by {err:.2f}%: complete).",
                          "ko": "적분 그래디언트({steps}단계)의 합은 {total:.3f}, 기준점에서의 로그 확률 변화는 {gap:.3f}입니다 "

@@ -38,7 +38,7 @@ def _points(idx, tokens, positions, tags, sentences, kind: str) -> list:
 
 
 def _hover(w: dict) -> str:
-    return (f"<b>%{{customdata[0]}}</b> (%{{customdata[4]}})<br>{fg._esc(w['position'])} %{{customdata[1]}} · "
+    return (f"%{{customdata[0]}} (%{{customdata[4]}})<br>{fg._esc(w['position'])} %{{customdata[1]}} · "
             f"%{{customdata[2]}} · {fg._esc(w['sentence'])} %{{customdata[3]}}<extra></extra>")
 
 
@@ -89,7 +89,7 @@ def qk_embedding_figure(q_xy, k_xy, positions: Sequence[int], tags: Sequence[str
             data.append(dict(type="scatter", mode="markers+text", x=xy[:, 0].tolist(), y=xy[:, 1].tolist(),
                              text=text, textposition="top center", textfont=dict(size=fg.BASE_FONT, color=colour),
                              name=fg._esc(name), customdata=list(range(len(text))),
-                             hovertemplate=f"<b>%{{text}}</b> ({fg._esc(name)}, {fg._esc(w['position'])} "
+                             hovertemplate=f"%{{text}} ({fg._esc(name)}, {fg._esc(w['position'])} "
                                            "%{customdata})<extra></extra>",
                              marker=dict(size=12, symbol=symbol, color=colour, line=dict(color="white", width=1.5))))
         if chosen is not None and 0 <= chosen < len(typed_tokens):

@@ -19,6 +19,7 @@ from explorer.compute import ablation as ab
 from explorer.figures import ablation as abf
 from explorer.compute.inference import UserError
 from explorer.figures import head_ablation as hf
+from explorer import figures as fg
 from explorer.i18n import t
 from explorer.views import Downloads, md, notices_md, to_download
 
@@ -75,7 +76,7 @@ def shapes_of(task: str) -> dict:
 @dataclass(frozen=True)
 class AblationView:
     result: str  # markdown: before and after, large
-    bars: go.Figure | None  # BERT's top-k before and after (the first [MASK]); None for a translation
+    bars: go.Figure  # BERT's top-k before and after (the first [MASK]); a note for a translation
     grid: go.Figure  # the importance grid with the heads switched off marked
     comparison: str  # markdown: our counts beside Michel et al.'s and Voita et al.'s
     files: Downloads
@@ -148,7 +149,7 @@ def ablation_redraw(rec, lang: str = "en") -> AblationView:
            for h in rec.heads_off]
     grid = hf.head_grid(delta, names, off, t("abl.grid_title", lang, model=table()[TABLE_KEY[task]]["model"]),
                         {k: t(f"abl.g_{k}", lang) for k in hf.LABELS})
-    bars = None
+    bars = fg.placeholder(t("abl.no_bars", lang))  # a translation: its two versions are in the text above
     if task == "fill-mask":
         m = rec.masks[0]
         bars = abf.before_after_bars(m.before, m.after, t("abl.bars_title", lang),

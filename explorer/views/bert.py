@@ -19,6 +19,8 @@ from explorer.compute.inference import BertResult, UserError
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 
+has_mask, masked_texts, registry = inf.has_mask, inf.masked_texts, inf.registry  # the tab's checks and model list
+
 TOKEN_COLUMNS = ["position", "token", "segment"]  # English headers, i18n.localized
 MASK_COLUMNS = ["mask", "position", "rank", "token", "probability"]
 

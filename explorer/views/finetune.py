@@ -111,7 +111,7 @@ def run_task(task: str, text: str, text_b: str = "", reg=None, folder=None) -> f
         if text_b is None or not str(text_b).strip():
             raise UserError("Please type a hypothesis: NLI reads a premise and a hypothesis.", "no_hypothesis")
         return ft.classify(task, text, text_b, reg=reg, with_base=True, folder=folder)
-    if task == "sentiment":
+    if task in ("sentiment", "sentiment-ko"):
         return ft.classify(task, text, reg=reg, with_base=True, folder=folder)
     return ft.tag(task, text, reg=reg, with_base=True, folder=folder)
 

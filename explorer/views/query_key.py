@@ -20,7 +20,9 @@ from explorer.compute import qk_embedding as qe
 from explorer.figures import qk_embedding as qf
 from explorer.figures import placeholder
 from explorer.i18n import lab_labels, localized, t
-from explorer.views import Downloads, md, notices_md, one_based, to_download, whole_number
+from explorer.views import Downloads, UserError, md, notices_md, one_based, to_download, whole_number  # noqa: F401
+
+registry = inf.registry  # the tab sizes its sliders from the chosen model
 
 
 QK_COLUMNS = ["position", "key token", "q·k/√d_k", "softmax", "model attention"]  # English headers, i18n.localized

@@ -18,6 +18,8 @@ from explorer.figures.confidence import shaded_translation
 from explorer.compute.inference import TranslationResult
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, notices_md, to_download
 
+MAX_BEAM = inf.MAX_BEAM  # the tab's beam slider (and shaded_translation, above, its confidence view)
+
 
 def pick(arr, layer, head) -> tuple[int, int]:
     """1-based layer/head from the UI -> 0-based indices that exist in `arr` (clamped)."""

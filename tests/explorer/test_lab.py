@@ -543,8 +543,14 @@ def test_contextual_similarity_bert(reg):
 
 
 @have_assets
+def test_contextual_similarity_korean_bert_reads_the_syllable_alone(reg):
+    r = lab.contextual_similarity("배", reg=reg)  # the example's model: the Korean BERT, one piece per syllable
+    assert r.model == "bert-ko" and r.source == "BERT last layer"
+    assert all([t[i] for i in p] == ["배"] for t, p in zip(r.tokens, r.positions))  # not 배가 / 배를: 배 alone
+
+
 def test_contextual_similarity_korean_encoder(reg):
-    r = lab.contextual_similarity("배", reg=reg)
+    r = lab.contextual_similarity("배", name="transformer-ko-en", reg=reg)
     assert r.model == "transformer-ko-en" and r.source.startswith("Transformer encoder")
     assert "▁배" in r.vocab_tokens
     assert all(any("배" in t[i] for i in p) for t, p in zip(r.tokens, r.positions))

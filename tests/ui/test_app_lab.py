@@ -288,7 +288,9 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
         "choices.show": {i18n.t("common.sentence"), i18n.t("ch.target")},
         "bert_inputs.show": {i18n.t("common.sentence")}, "elmo.show": {i18n.t("el.word"), i18n.t("el.weights")},
         "finetune.run_finetune": {i18n.t("ft.text")}, "gpt.continue_prompt": {i18n.t("gpt.prompt")},
-        "gpt.compare": {i18n.t("common.sentence")}}, submits
+        "gpt.compare": {i18n.t("common.sentence")}, "ablation.show": {i18n.t("abl.text"), i18n.t("abl.heads")},
+        "alignment.show": {i18n.t("aln.source"), i18n.t("aln.target"), i18n.t("aln.links")},
+        "attribution.show": {i18n.t("attr.text")}}, submits
     # the same event as the tab's button: Enter runs with the button's inputs, outputs and checks
     for name, button in (("finetune.run_finetune", "ft.run"), ("gpt.continue_prompt", "gpt.run"),
                          ("gpt.compare", "gpt.compare_run")):
@@ -312,14 +314,15 @@ def test_enter_in_a_sentence_box_runs_what_its_button_runs():
 
 @needs
 def test_contextual_view_defaults_and_numbers():
-    v = v_ctx.contextual_view("배", "", "auto", "ko")
-    r = lab.contextual_similarity("배")
+    v = v_ctx.contextual_view("배", "", "transformer-ko-en", "ko")
+    r = lab.contextual_similarity("배", name="transformer-ko-en")
     assert v.record.model == "transformer-ko-en" == r.model
     np.testing.assert_allclose(z(v.figure), r.similarity)
     np.testing.assert_allclose(np.asarray(v.figure.data[-1].x), r.to_static)
     assert list(v.table["정적 임베딩과의 코사인"]) == list(np.round(r.to_static, 4))  # Korean mode, Korean header
     assert r.source == "Transformer encoder output" and "트랜스포머 인코더 출력" in v.figure.layout.title.text
     assert "트랜스포머 인코더 출력" in v.text and r.source not in v.text
+    assert v_ctx.contextual_view("배", "", "auto", "ko").record.model == "bert-ko"  # the example's own model
     sentences = "I sat on the bank of the river.\nThe bank raised interest rates."
     b = v_ctx.contextual_view("bank", sentences, "bert")
     rb = lab.contextual_similarity("bank", sentences, "bert")
@@ -625,7 +628,7 @@ def test_korean_examples_show_in_korean_mode():
     headers = {view: up["headers"] for (_, view, *_), up in zip(L.example_sets, ups)}
     assert headers["transformer"] == ["문장", "모델"] and headers["contextual"][0] == "단어"
     assert samples["transformer"][0] == ["나는 학생 입니다", "transformer-ko-en"]
-    assert samples["contextual"][0][0] == "배" and "배가 아파요." in samples["contextual"][0][1]
+    assert samples["contextual"][0][0] == "배" and "배가 아파서 병원에 갔어요." in samples["contextual"][0][1]
     en = uc.language_updates(L, "en")[len(L.items):]
     english = {view: up["samples"] for (_, view, *_), up in zip(L.example_sets, en)}
     assert english["transformer"][0] == ["I am a student.", "transformer-en-fr"]

@@ -37,7 +37,7 @@ def test_ablation_runs_and_the_switch_redraws_from_the_record(monkeypatch):
     tab = _tabs()["ablation"]
     out = tab.show("fill-mask", *va.EXAMPLES["fill-mask"], "en")
     key = out[tab.record]
-    assert isinstance(key, str) and "L3H5" in out[tab.result] and out[tab.bars].visible
+    assert isinstance(key, str) and "L3H5" in out[tab.result] and len(out[tab.bars].data) == 2  # every head, heads off
     calls = _no_model_calls(monkeypatch)
     ko = tab.relabel(key, "ko")
     assert calls == [] and "모든 헤드" in ko[tab.result]

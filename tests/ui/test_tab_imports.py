@@ -10,14 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRST_PARTY = ("explorer", "models", "ui", "app", "bench", "scripts")
 ALLOWED = {"explorer.views", "explorer.i18n", "ui.components", "ui.tabs"}
 CONTRACT_ALSO = {"ui.first_screen"}  # ui/tabs/__init__.py: every tab's first screen
-# Tabs not yet on the rule (each owned by a change in progress); the lead removes a name once its tab imports
-# only the above. The test fails for a listed tab that already complies, so the list only shrinks.
-NOT_YET = {
-    "query_key.py": {"explorer.compute.inference"},
-    "transformer.py": {"explorer.figures.confidence", "explorer.compute.inference", "ui.shared_runs"},
-    "bert.py": {"explorer.serve.cache", "explorer.compute.inference", "ui.shared_runs"},
-    "seq2seq.py": {"explorer.figures.confidence", "ui.shared_runs"},
-}
+UI_LAYER = {"ui.shared_runs"}  # the page's shared runs of identical requests: a UI module, like ui.components
 
 
 def first_party_imports(path: Path) -> set[str]:
@@ -41,15 +34,12 @@ def allowed(module: str, extra=frozenset()) -> bool:
 
 def test_tabs_import_only_views_strings_and_components():
     files = sorted((ROOT / "ui" / "tabs").glob("*.py"))
-    assert len(files) > 20 and {f.name for f in files} >= set(NOT_YET)
+    assert len(files) > 20
     wrong = {}
     for f in files:
-        extra = CONTRACT_ALSO if f.name == "__init__.py" else set()
+        extra = UI_LAYER | (CONTRACT_ALSO if f.name == "__init__.py" else set())
         bad = {m for m in first_party_imports(f) if not allowed(m, extra)}
-        if f.name in NOT_YET:
-            assert bad <= NOT_YET[f.name], f"{f.name} imports {sorted(bad - NOT_YET[f.name])} besides its known ones"
-            assert bad, f"{f.name} imports only what a tab may: take it off NOT_YET"
-        elif bad:
+        if bad:
             wrong[f.name] = sorted(bad)
     assert not wrong, f"tabs importing beyond explorer.views, explorer.i18n, ui.components, ui.tabs: {wrong}"
 

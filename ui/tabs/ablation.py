@@ -41,8 +41,7 @@ class Tab(TabBase):
         page.first_screen(self.show, inputs, drawn + [self.record])
 
     def _drawn(self, v: views.AblationView) -> dict:
-        bars = gr.Plot(value=v.bars, visible=True) if v.bars is not None else gr.Plot(value=None, visible=False)
-        return {self.result: v.result, self.bars: bars, self.grid: v.grid, self.comparison: v.comparison,
+        return {self.result: v.result, self.bars: v.bars, self.grid: v.grid, self.comparison: v.comparison,
                 self.files: v.files}
 
     @friendly

@@ -8,8 +8,7 @@ import os
 import gradio as gr
 
 from explorer import i18n
-from explorer.compute import inference as inf
-from explorer.serve.cache import keep, stored
+from explorer.views import keep, stored
 from explorer.views import bert as views
 from ui.components import (Slider, depth, downloads, example_clicks, friendly, layer_head_sliders, load_errors_md,
                            sentence, sliders, validator)
@@ -66,7 +65,7 @@ class Tab:
         lh = [self.layer, self.head_slider, page.lang]
         run = dict(concurrency_id="models", api_visibility="private")
         self.fill_btn.click(self.fill, [self.model, self.a, self.b, self.k, *lh], outs, **run,
-                            validator=validator(None, lambda a, args: inf.masked_texts(a, args[2])))
+                            validator=validator(None, lambda a, args: views.masked_texts(a, args[2])))
         self.nsp_btn.click(self.next_sentence, [self.model, self.a, self.b, *lh], outs, **run,
                            validator=validator(None, sentence("first sentence"), sentence("second sentence")))
         self.enc_btn.click(self.encode, [self.model, self.a, self.b, *lh], outs, **run,
@@ -79,7 +78,7 @@ class Tab:
         self.k.input(self.top_k, [self.record, self.model, self.a, self.b, self.k, *lh], outs, **run,
                      trigger_mode="always_last",
                      validator=validator(None, None, lambda a, args: shows_guesses(args) and
-                                         inf.masked_texts(a, args[3])))
+                                         views.masked_texts(a, args[3])))
         for s in (self.layer, self.head_slider):
             s.input(self.show_heads, [self.record, *lh], drawn, trigger_mode="always_last", show_progress="hidden",
                     api_visibility="private", concurrency_id="models")  # figures redrawn: the shared queue
@@ -99,7 +98,7 @@ class Tab:
         @friendly
         def _after_hub_load(repo_id, lang):
             text, name = views.hub_bert_load(repo_id, lang)
-            names = inf.registry().names("bert")
+            names = views.registry().names("bert")
             return {self.loaded: text, self.model: gr.Dropdown(choices=names, value=name),
                     tabs["rollout"].model: gr.Dropdown(choices=names + trans_names),
                     tabs["query_key"].model: gr.Dropdown(choices=names),
@@ -137,7 +136,7 @@ class Tab:
     def enter(self, model, a, b, k, layer, head, lang="en"):
         """Enter in a sentence box: fill-mask where there is a [MASK] (any case), else next-sentence prediction
         when sentence B is given, else the encoding alone, as the matching button would."""
-        if inf.has_mask(a, b):
+        if views.has_mask(a, b):
             return self.fill(model, a, b, k, layer, head, lang)
         if isinstance(b, str) and b.strip():
             return self.next_sentence(model, a, b, layer, head, lang)

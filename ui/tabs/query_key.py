@@ -6,9 +6,7 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer.compute import inference as inf
 from explorer.views import query_key as views
-from explorer.compute.inference import UserError
 from ui.components import (DROPDOWN_MIN_PX, depth, downloads, first_is_a_sentence, friendly, layer_head_sliders,
                            safe_initial, sliders)
 from ui.tabs import TabBase, from_record
@@ -84,7 +82,7 @@ class Tab(TabBase):
     @friendly
     def model_sliders(self, model):
         """Another BERT: the layer and head sliders at its depth."""
-        c = inf.registry().get(model, "bert").config
+        c = views.registry().get(model, "bert").config
         layer, head = sliders(c.n_layers, c.n_heads, 1, 1)
         return {self.layer: layer, self.head: head}
 
@@ -95,7 +93,7 @@ class Tab(TabBase):
         refuse (empty) leaves the chooser as it is; Show says what is wrong."""
         try:
             choices = views.query_tokens(text, model)
-        except UserError:
+        except views.UserError:
             return gr.skip()
         try:
             q = int(query)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer.figures.confidence import shaded_translation
 from explorer.views import seq2seq as views
 from ui.components import (Slider, downloads, example_clicks, first_is_a_sentence, friendly, load_errors_md)
 from ui.shared_runs import shared_run
@@ -75,5 +74,5 @@ class Tab(TabBase):
     def relabel(self, record, step, lang="en"):
         """The shaded words, the notice and step views of the last translation, in `lang` (from its record: no
         model call)."""
-        return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
+        return {self.confidence: views.shaded_translation(record.target_tokens, record.token_probs, lang),
                 self.notice: views.seq2seq_notice(record, lang), **self._step(record, step, lang)}

@@ -5,8 +5,6 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer import i18n
-from explorer.compute import inference as inf
-from explorer.figures.confidence import shaded_translation
 from explorer.views import notices_md
 from explorer.views import transformer as views
 from ui.components import (DROPDOWN_MIN_PX, Slider, depth, downloads, example_clicks, first_is_a_sentence, friendly,
@@ -34,7 +32,7 @@ class Tab(TabBase):
             # min_width: on a phone the row wraps, where the arrow sat on "transformer-en-f"
             self.model = L(gr.Dropdown, "common.model", names, value=names[0] if names else None,
                            min_width=DROPDOWN_MIN_PX)
-            self.beam = L(Slider, "tr.beam", 1, inf.MAX_BEAM, value=1, step=1)
+            self.beam = L(Slider, "tr.beam", 1, views.MAX_BEAM, value=1, step=1)
         self.text = L(gr.Textbox, "common.sentence", i18n.DEFAULT_INPUTS["sentences"][0], max_lines=3)
         self.run_btn = L(gr.Button, "common.translate", variant="primary")
         examples = L.examples("transformer", [self.text, self.model], model_or(names))
@@ -92,7 +90,7 @@ class Tab(TabBase):
     def relabel(self, record, layer, head, lang="en"):
         """The shaded words, the notice, the hypotheses and every attention view of the last translation, in
         `lang`."""
-        return {self.confidence: shaded_translation(record.target_tokens, record.token_probs, lang),
+        return {self.confidence: views.shaded_translation(record.target_tokens, record.token_probs, lang),
                 self.notice: notices_md(record.notices, lang=lang),
                 self.hypotheses: views.hypotheses_table(record, lang),
                 **self._heads(views.transformer_heads(record, layer, head, lang))}
