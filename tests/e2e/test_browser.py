@@ -765,6 +765,13 @@ def test_a_korean_link_opens_the_page_in_korean(browser, app_url):
         expect(ui.page.get_by_role("tab", name=ko("tab.seq2seq"), exact=True)).to_be_visible(timeout=STEP_MS)
         assert ui.page.evaluate("document.documentElement.lang") == "ko"
         panel = ui.tab("BERT")
+        # the Korean interface opens BERT on the Korean model and its example: wait for it, then take the English one
+        from ui.tabs.bert import KOREAN_EXAMPLE
+        expect(panel.get_by_label(ko("bert.a"), exact=True)).to_have_value(KOREAN_EXAMPLE[0], timeout=FIRST_CALL_MS)
+        model = panel.get_by_label(ko("bert.model"), exact=True)
+        model.click()
+        ui.page.get_by_role("option", name="bert", exact=True).click()
+        expect(model).to_have_value("bert")
         panel.get_by_label(ko("bert.a"), exact=True).fill("a " * 300 + "I am a [MASK].")
         panel.get_by_role("button", name=ko("bert.fill"), exact=True).click()
         head = ui.page.locator(".toast-title.warning").first
