@@ -1278,6 +1278,7 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
         panel = ui.tab(tab)
         if inner_tab:
             ui.page.get_by_role("tab", name=inner_tab).click()
+        ui.wait_for_plots(plot, timeout=FIRST_CALL_MS)  # the first screen first: arriving later it would redraw
         for payload, needle in zip(XSS, ["onerror<unk>alert(1)", "alert(1)<unk>/script"]):
             panel.get_by_label(box, exact=True).fill(payload)
             panel.get_by_role("button", name="Translate").click()
@@ -1287,6 +1288,7 @@ def test_html_and_script_in_the_inputs_stay_text(ui):
 
     # BERT's WordPiece vocabulary has every character: the payload reads back whole.
     panel = ui.tab("BERT")
+    ui.wait_for_plots("Fill-mask: top predictions", timeout=FIRST_CALL_MS)  # the first screen, before typing
     for payload in XSS:
         panel.get_by_label("Sentence A").fill(payload + " [MASK]")
         panel.get_by_label("Sentence B (optional for fill-mask)").fill(payload)
