@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
 import math
 import random
 import sys
 import time
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -34,6 +32,7 @@ from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers,
 
 from models import checkpoint
 from models.bert import Bert, BertConfig
+from models.training.data import file_sha256
 
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]  # ids 0..4, as the English BERT's
 TEXT_FOLDERS = ("chatbot_data", "koconovel", "unesco_ko", "nanet_bookreviews", "ko_wikinews", "ko_fairytales")
@@ -73,26 +72,18 @@ def read_corpus(data_dir: Path, seed: int = 0, held_frac: float = 0.02) -> dict:
         rel = f"korean-text/{name}/text.txt"
         lines = [s.strip() for s in (data_dir / rel).read_text(encoding="utf-8").splitlines() if s.strip()]
         docs += [lines[i:i + DOC_LINES] for i in range(0, len(lines), DOC_LINES) if len(lines[i:i + DOC_LINES]) > 1]
-        files[rel] = _sha256(data_dir / rel)
+        files[rel] = file_sha256(data_dir / rel)
     rng = random.Random(seed)
     rng.shuffle(docs)
     n_held = max(1, int(len(docs) * held_frac))
     singles = [t for t, _ in nsmc_split(data_dir, seed)["train"]]
-    files[NSMC] = _sha256(data_dir / NSMC)
+    files[NSMC] = file_sha256(data_dir / NSMC)
     tatoeba = data_dir / TATOEBA_KO
     if tatoeba.is_file():
         singles += [ln.split("\t")[1].strip() for ln in tatoeba.read_text(encoding="utf-8").splitlines()
                     if ln.count("\t") >= 1 and ln.split("\t")[1].strip()]
-        files[TATOEBA_KO] = _sha256(tatoeba)
+        files[TATOEBA_KO] = file_sha256(tatoeba)
     return {"docs": docs[n_held:], "held_docs": docs[:n_held], "singles": singles, "files": files}
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # ----------------------------------------------------------------------------- tokenizer

@@ -13,6 +13,7 @@ Errors a user can cause raise explorer.compute.inference.UserError.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import threading
@@ -74,8 +75,10 @@ def load(task: str, reg: Registry | None = None, folder: Path | None = None):
     return model, metrics, base
 
 
+@functools.lru_cache(maxsize=64)
 def base_name(folder: Path) -> str:
-    """The pre-trained model a task folder adapts (its config.json's "base": bert, bert-ko)."""
+    """The pre-trained model a task folder adapts (its config.json's "base": bert, bert-ko); read once per folder,
+    since every classify / tag / answer asks."""
     try:
         return str(json.loads((folder / "config.json").read_text(encoding="utf-8")).get("base") or "bert")
     except (OSError, ValueError):

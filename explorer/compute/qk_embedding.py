@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.compute.inference import ASSETS, Registry, bert_tokens, registry
+from explorer.compute.syntax import conllu_rows
 
 FOLDER = ASSETS / "qk_embedding"
 SPECIAL = "special"  # the part-of-speech tag of [CLS] and [SEP], which are no treebank word
@@ -180,21 +181,9 @@ def _load(tensors: str, meta: str) -> Embedding:
 
 
 def read_upos(path) -> list[tuple[list[str], list[str]]]:
-    """(words, UPOS tags) of every sentence of a CoNLL-U file: syntactic words only (multiword-token ranges and
-    empty nodes skipped), as explorer.compute.syntax.read_conllu reads them."""
-    out, words, tags = [], [], []
-    for line in Path(path).read_text(encoding="utf-8").splitlines() + [""]:
-        if not line.strip():
-            if words:
-                out.append((words, tags))
-            words, tags = [], []
-            continue
-        cols = line.split("\t")
-        if line.startswith("#") or not cols[0].isdigit():
-            continue
-        words.append(cols[1])
-        tags.append(cols[3])
-    return out
+    """(words, UPOS tags) of every sentence of a CoNLL-U file, its syntactic words as explorer.compute.syntax reads
+    them (`conllu_rows`)."""
+    return [([c[1] for c in rows], [c[3] for c in rows]) for rows in conllu_rows(path)]
 
 
 def pick(sentences: list, tokens: int, min_words: int = 5, max_words: int = 40) -> list[int]:

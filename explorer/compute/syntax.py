@@ -64,25 +64,26 @@ class Sentence:
             raise ValueError("a sentence needs one head (0..n) and one relation per word")
 
 
-def read_conllu(path) -> list[Sentence]:
-    """The sentences of a CoNLL-U file: syntactic words only (multiword-token ranges "3-4" and empty nodes "8.1"
-    skipped), HEAD and DEPREL as given."""
-    out, words, heads, rels = [], [], [], []
+def conllu_rows(path) -> list[list[list[str]]]:
+    """Each sentence of a CoNLL-U file as the columns of its syntactic words (multiword-token ranges "3-4" and empty
+    nodes "8.1" skipped, comments dropped)."""
+    out, rows = [], []
     for line in list(Path(path).read_text(encoding="utf-8").splitlines()) + [""]:
         if not line.strip():
-            if words:
-                out.append(Sentence(tuple(words), tuple(heads), tuple(rels)))
-            words, heads, rels = [], [], []
-            continue
-        if line.startswith("#"):
+            if rows:
+                out.append(rows)
+            rows = []
             continue
         cols = line.split("\t")
-        if not cols[0].isdigit():
-            continue
-        words.append(cols[1])
-        heads.append(int(cols[6]))
-        rels.append(cols[7])
+        if not line.startswith("#") and cols[0].isdigit():
+            rows.append(cols)
     return out
+
+
+def read_conllu(path) -> list[Sentence]:
+    """The sentences of a CoNLL-U file (`conllu_rows`), HEAD and DEPREL as given."""
+    return [Sentence(tuple(c[1] for c in rows), tuple(int(c[6]) for c in rows), tuple(c[7] for c in rows))
+            for rows in conllu_rows(path)]
 
 
 # ----------------------------------------------------------------------------- the method

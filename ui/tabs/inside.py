@@ -7,7 +7,7 @@ import gradio as gr
 from explorer import i18n
 from explorer.views import inside as views
 from ui.components import DROPDOWN_MIN_PX, Slider, Table, downloads, first_is_a_sentence, friendly, no_rows
-from ui.tabs import TabBase, from_record
+from ui.tabs import TabBase
 
 TITLE = "tab.layer"
 PARTS = 2  # attention sublayers a layer may have: a decoder's masked self-attention and Encoder-Decoder Attention
