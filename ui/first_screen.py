@@ -19,7 +19,9 @@ the disk budget's clean-up would have deleted.
 Events (app.py calls `wire`): the tab the page opens on is filled on page load, in the switch's language,
 unless the link asks for another (?lang=ko): then after the switch has moved and written the empty tables'
 headers (so that those never land over a first screen). Every other tab is filled when it is opened, if it
-still shows nothing: a visit receives only the tabs it opens. A language switch on a first screen nobody has
+still shows nothing: a visit receives only the tabs it opens. A screen that was still being computed when the
+visitor's own run of the tab landed (a class presses Translate before the warming reached the tab) is dropped, not
+drawn over their result (`_run_landed`). A language switch on a first screen nobody has
 changed is a lookup too (`guard`), for the views that keep only their arguments and would run their model again.
 """
 from __future__ import annotations
@@ -43,6 +45,7 @@ from gradio.components.plot import PlotData
 
 from explorer import i18n
 from explorer.serve.cache import shared
+from ui import gradio_patches
 from ui.components import friendly
 
 log = logging.getLogger("attention_explorer")
@@ -158,6 +161,7 @@ class FirstScreens:
         self._warming = False  # whether `warm` has queued every screen (the first visit does)
         self.opening = None  # the gr.Tab the page opens on
         self.leads: dict[int, tuple] = {}  # id(a group's gr.Tab) -> (the group, the sub-tab it opens on)
+        self._root = None  # the Blocks the events are wired in (`wire`): its sessions' States (`_run_landed`)
 
     def add(self, tab: str, fn, inputs, outputs, block=None, link: str | None = None, korean=None) -> Entry:
         entry = Entry(tab, fn, tuple(inputs), tuple(outputs), block, link, tuple((korean or {}).items()))
@@ -267,37 +271,45 @@ class FirstScreens:
         first move (`after_switch`: the event writing the empty tables' headers) where a link asked for another
         language. Every other tab when it is opened (its own gr.Tab, or its group's when it is the group's
         first): a visit sends only the tabs it opens (all of them are 3.4 MB of figures, docs/performance.md)."""
-        root = gr.context.Context.root_block
+        root = self._root = gr.context.Context.root_block
         run = dict(concurrency_id="first-screen", concurrency_limit=4, api_visibility="private")
         for entry in self.entries:
-            shown, fill = entry.shown, self._fill_if_empty(entry)
-            fills = []
+            shown, fill, states = entry.shown, self._fill(entry, on_load=False), [lang, *entry.states]
             if entry.block is self.opening:
-                fills.append(root.load(self._on_load(entry), lang, shown, **run))
-                fills.append(after_switch.then(fill, [lang, *entry.states], shown, show_progress="hidden", **run))
+                root.load(self._fill(entry, on_load=True), states, shown, **run)
+                after_switch.then(fill, states, shown, show_progress="hidden", **run)
             opened_by = [entry.block] + [g for g, lead in self.leads.values() if lead is entry.block]
             for block in opened_by:
                 if block is not None and block is not self.opening:
-                    fills.append(block.select(fill, [lang, *entry.states], shown, show_progress="minimal", **run))
+                    block.select(fill, states, shown, show_progress="minimal", **run)
 
-    def _on_load(self, entry: Entry):
+    def _fill(self, entry: Entry, on_load: bool):
+        """The handler of an event that sends `entry`'s first screen: on page load (`on_load`), or when its tab is
+        opened / after the switch's first move, if the tab still shows nothing (its States as the event began)."""
         @friendly
-        def first_screen(lang, request: gr.Request):
+        def first_screen(request: gr.Request, lang, *states):
             if entry.link and request is not None and request.query_params.get(entry.link):
                 return gr.skip()  # the link's own screen is drawn by the tab's load event (it would race this one)
-            asked = link_language(request)
-            if asked is not None and asked != lang:
-                return gr.skip()  # the switch is about to move: filled after it (`_fill_if_empty`)
-            return self.screen(entry, lang) or gr.skip()
+            if on_load:
+                asked = link_language(request)
+                if asked is not None and asked != lang:
+                    return gr.skip()  # the switch is about to move: filled after it
+            elif any(s is not None for s in states):
+                return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
+            screen = self.screen(entry, lang)
+            if not screen or self._run_landed(entry, request, states):
+                return gr.skip()
+            return screen
         return first_screen
 
-    def _fill_if_empty(self, entry: Entry):
-        @friendly
-        def first_screen_if_empty(lang, *states):
-            if any(s is not None for s in states):
-                return gr.skip()  # the tab shows a result already (its own language redraw follows the switch)
-            return self.screen(entry, lang) or gr.skip()
-        return first_screen_if_empty
+    def _run_landed(self, entry: Entry, request, before) -> bool:
+        """Whether the visitor's own run of the tab (its button, an example, a link) wrote the tab's States while its
+        first screen was computed: a screen that arrives after the visitor's result must not replace it. `before`:
+        the States as the event began (Gradio reads them from the session; unchanged, they are the same objects)."""
+        now = gradio_patches.session_states(self._root, getattr(request, "session_hash", None), entry.states)
+        if now is None:
+            return False
+        return any(n is not gradio_patches.UNSET and n is not b for n, b in zip(now, before))
 
     def guard(self, tab: str, fn, inputs, outputs):
         """`fn`, a language redraw of `tab` whose inputs are all States: on a first screen nobody has changed

@@ -12,7 +12,9 @@ each attribute, signature and use this module relies on is still there, and `che
 * `Dropped`, a `ProcessCompletedMessage` subclass, and the queue's state read and changed by `ui.limits`'s
   layer (waiting and running events, each session's undelivered messages, ending an event with an error):
   `queued_events`, `pending_messages`, `waiting_messages`, `take_messages`, `session_of`, `end_event`,
-  `forget_finished_sessions`, `queue_of`.
+  `forget_finished_sessions`, `queue_of`;
+* `session_states`: what one session's `gr.State`s hold now, read from Gradio's `StateHolder` (the first screens ask
+  whether a visitor's own run landed while theirs was computed, ui/first_screen.py).
 
 Outside this module: `ui/boot.py` replaces `gradio.component_meta.create_or_modify_pyi` before Gradio is
 imported (it must not import Gradio itself); its target is checked by the same test.
@@ -107,6 +109,25 @@ def lean_sessions() -> None:
 
     cls.__init__, cls.components, cls._update_value_in_config = __init__, property(lean_components), no_value
     cls._attn_lean, cls._attn_original = True, (init, components)
+
+
+# ----------------------------------------------------------------------------- a session's States
+
+
+UNSET = object()  # `session_states`' value for a State the session has not read or written yet
+
+
+def session_states(blocks, session_hash: str | None, components) -> list | None:
+    """The values session `session_hash` holds now for the gr.State `components`, as Gradio keeps them (written as an
+    event's outputs are processed, read as an event's inputs are); `UNSET` for one it has not touched yet. None when
+    Gradio keeps nothing of the session (no session, or the app not launched): nothing is known."""
+    holder = getattr(blocks, "state_holder", None)
+    sessions = getattr(holder, "session_data", None)
+    session = sessions.get(session_hash) if session_hash is not None and sessions is not None else None
+    if session is None:
+        return None
+    data = session.state_data  # read as it is: no default copied in, no use recorded
+    return [data.get(c._id, UNSET) for c in components]
 
 
 # ----------------------------------------------------------------------------- the queue's order

@@ -64,6 +64,20 @@ def test_lean_sessions_fits_session_state():
     assert "default_config" in inspect.getsource(gradio.Blocks.__init__)
 
 
+def test_session_states_reads_what_gradio_writes_for_a_session():
+    """The first screens read a session's States as Gradio keeps them: StateHolder.session_data by session hash, each
+    SessionState's state_data by component id, written by SessionState.__setitem__ (what an event's outputs do)."""
+    with gradio.Blocks() as demo:
+        kept, other = gradio.State(None), gradio.State("built")
+    holder = state_holder.StateHolder()
+    holder.set_blocks(demo)
+    assert gradio_patches.session_states(demo, "s", [kept]) is None  # no such session: nothing known
+    holder["s"][kept._id] = "a record"
+    assert gradio_patches.session_states(demo, "s", [kept, other]) == ["a record", gradio_patches.UNSET]
+    assert gradio_patches.session_states(demo, None, [kept]) is None
+    assert gradio_patches.session_states(gradio.Blocks(), "s", [kept]) is None  # not launched: no StateHolder
+
+
 def test_fair_order_fits_the_queue():
     """fair_order wraps Queue.create_event_queue_for_fn and replaces each EventQueue.queue, a list that Gradio
     appends to, takes the head of and removes from by value (FairList keeps that contract)."""

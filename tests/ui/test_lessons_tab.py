@@ -28,6 +28,15 @@ def test_next_and_previous_walk_the_course():
     assert TAB.go_previous(out[TAB.neighbours], "en") == gr.skip()  # the first step has no previous
     last = TAB.go(lessons.ORDER[-1], "en")
     assert TAB.go_next(last[TAB.neighbours], "en") == gr.skip()
+    assert TAB.go_next(None, "en")[TAB.current] == lessons.ORDER[1]  # before the first screen: from the first step
+
+
+def test_the_language_switch_leaves_a_step_that_has_not_arrived_alone():
+    """A link (?lesson=transformer-4&lang=ko) moves the switch while its step is drawn: the redraw that the switch
+    starts reads no step yet and changes nothing, so it cannot land over the link's step with the first one."""
+    assert TAB.current.value is None and TAB.neighbours.value is None
+    assert TAB.relabel(None, "ko") == gr.skip()
+    assert TAB.relabel("transformer-4", "ko")[TAB.title] == TAB.go("transformer-4", "ko")[TAB.title]
 
 
 def test_choosing_a_deck_opens_its_first_slide_and_lists_its_slides():
@@ -57,4 +66,6 @@ def test_a_link_to_a_step_is_not_raced_by_the_first_screen():
     first = app.demo.first_screens
     entry = next(e for e in first.entries if e.tab == "lessons")
     assert entry.link == "lesson"
-    assert first._on_load(entry)("en", request(lesson="transformer-4")) == gr.skip()
+    states = [None] * len(entry.states)
+    for on_load in (True, False):  # on page load, and after the switch's first move (?lang=ko)
+        assert first._fill(entry, on_load)(request(lesson="transformer-4"), "ko", *states) == gr.skip()

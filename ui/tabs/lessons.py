@@ -31,8 +31,10 @@ class Tab:
             self.previous = L(gr.Button, "lesson.previous", size="lg")
             self.next = L(gr.Button, "lesson.next", variant="primary", size="lg")
         self.link = gr.Markdown(elem_classes="ae-lesson-link")
-        self.current = gr.State(views.FIRST)  # the step on screen (an id: the lesson data is the record)
-        self.neighbours = gr.State(views.neighbours(views.FIRST))
+        # the step on screen (an id: the lesson data is the record) and its neighbours; None until the first screen
+        # or a link's step is drawn, so that neither a first screen nor a language redraw lands over a link's step
+        self.current = gr.State(None)
+        self.neighbours = gr.State(None)
         out = [self.deck, self.step, self.title, self.text, self.figure, self.link, self.current,
                self.neighbours]
         self.outputs = out
@@ -42,8 +44,8 @@ class Tab:
         self.previous.click(self.go_previous, [self.neighbours, page.lang], out, **run)
         self.next.click(self.go_next, [self.neighbours, page.lang], out, **run)
         self.presenter.change(None, self.presenter, None, js=PRESENTER_JS, api_visibility="private")
-        page.on_language(self.go, [self.current, page.lang], out, concurrency_id="models")
-        page.first_screen(self.go, [self.current, page.lang], out, link="lesson")  # ?lesson=: from_url draws it
+        page.on_language(self.relabel, [self.current, page.lang], out, concurrency_id="models")
+        page.first_screen(self.go, [self.step, page.lang], out, link="lesson")  # ?lesson=: from_url draws it
 
     @friendly
     def go(self, step_id, lang="en"):
@@ -56,18 +58,23 @@ class Tab:
                 self.current: v.step, self.neighbours: (v.previous, v.next)}
 
     @friendly
+    def relabel(self, step_id, lang="en"):
+        """The step on screen in `lang`; nothing drawn yet (a link's step still on its way): nothing changes."""
+        return gr.skip() if step_id is None else self.go(step_id, lang)
+
+    @friendly
     def go_deck(self, deck_id, lang="en"):
         deck = next((d for d in views.DECKS if d.id == deck_id), views.DECKS[0])
         return self.go(deck.steps[0].id, lang)
 
     @friendly
     def go_previous(self, neighbours, lang="en"):
-        prev = (neighbours or (None, None))[0]
+        prev = (neighbours or views.neighbours(views.FIRST))[0]  # None: the first screen is not drawn yet
         return self.go(prev, lang) if prev else gr.skip()
 
     @friendly
     def go_next(self, neighbours, lang="en"):
-        nxt = (neighbours or (None, None))[1]
+        nxt = (neighbours or views.neighbours(views.FIRST))[1]
         return self.go(nxt, lang) if nxt else gr.skip()
 
     @friendly
