@@ -114,7 +114,7 @@ def test_the_shipped_table_loads_and_holds_what_it_says(name):
         pytest.skip(f"{path.name} not made")
     t = sx.load_table(path)
     assert t["model"] == name
-    assert t["data"]["sha256"] and len(t["data"]["sha256"]) == 64 and t["command"].startswith("python3 -m explorer.syntax")
+    assert t["data"]["sha256"] and len(t["data"]["sha256"]) == 64 and t["command"].startswith("python3 -m explorer.compute.syntax")
     assert t["data"]["evaluated"] + t["data"]["skipped"] == t["data"]["sentences"] > 1000
     rels = {r["relation"]: r for r in t["relations"]}
     assert t["relations"][0]["relation"] == "all" and {"det", "obj", "nsubj"} <= set(rels)
