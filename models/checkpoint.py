@@ -38,6 +38,8 @@ ARCHS = {  # arch name -> (module, config class, model class)
     "gpt": ("models.gpt", "GPTConfig", "GPT"),
 }
 MAX_FILE_BYTES = 9_500_000
+WEIGHTS, INDEX = "model.safetensors", "model.safetensors.index.json"
+MAX_JSON_BYTES = 50_000_000  # config, metrics and a shard index are KB; a brought tokenizer_config.json too
 INT8_MIN_NUMEL = 65_536  # smaller tensors (biases, LayerNorms, small tables) are stored fp16 under int8
 _DTYPE_NAMES = {torch.float16: "fp16", torch.float32: "fp32", torch.bfloat16: "bf16"}
 SCALE = ".__scale"  # an int8 tensor "name" has its fp32 per-row scales (one per index of dim 0) at "name.__scale"
@@ -209,9 +211,14 @@ def _join_large(state: dict) -> dict:
     return out
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path, what: str = "") -> dict:
+    """The JSON object in `path`, or CheckpointError naming the file (and `what` it holds) and what is wrong: missing,
+    over MAX_JSON_BYTES (checked before it is read), not JSON, or not an object. The app's own checkpoints and a
+    brought Hugging Face folder (explorer/compute/byo_bert.py) are read by this one function."""
     if not path.is_file():
-        raise CheckpointError(f"{path} is missing")
+        raise CheckpointError(f"{path} is missing" + (f" ({what})" if what else ""))
+    if path.stat().st_size > MAX_JSON_BYTES:
+        raise CheckpointError(f"{path} is over {MAX_JSON_BYTES:,} bytes; refusing to parse it")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -221,30 +228,44 @@ def _read_json(path: Path) -> dict:
     return data
 
 
-def _weight_files(folder: Path) -> list[Path]:
-    single, index = folder / "model.safetensors", folder / "model.safetensors.index.json"
+def weight_files(folder: Path) -> list[Path]:
+    """The safetensors files of `folder`: model.safetensors, or the shards its index names, each a plain
+    .safetensors file beside the index (never a path elsewhere); CheckpointError naming what is missing."""
+    single, index = folder / WEIGHTS, folder / INDEX
     if single.is_file():
         return [single]
     if not index.is_file():
-        raise CheckpointError(f"{single} is missing (and there is no {index.name})")
-    weight_map = _read_json(index).get("weight_map")
-    if not isinstance(weight_map, dict):
+        raise CheckpointError(f"{single} is missing (and there is no {INDEX})")
+    weight_map = read_json(index, "the shard index").get("weight_map")
+    if not isinstance(weight_map, dict) or not weight_map:
         raise CheckpointError(f"{index} has no weight_map")
-    files = [folder / n for n in sorted(set(weight_map.values()))]
+    names = sorted(set(weight_map.values()), key=str)
+    bad = [n for n in names if not isinstance(n, str) or Path(n).name != n or not n.endswith(".safetensors")]
+    if bad:
+        raise CheckpointError(f"{index} names shards that are not plain .safetensors files beside it: {bad[:3]}")
+    files = [folder / n for n in names]
     for f in files:
         if not f.is_file():
-            raise CheckpointError(f"{f} is missing")
+            raise CheckpointError(f"{f} is missing (a shard {INDEX} lists)")
     return files
 
 
-def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
+def read_safetensors(files: list[Path]) -> dict[str, torch.Tensor]:
+    """Every tensor of `files`, one dict; CheckpointError naming a file that is not readable safetensors."""
     state = {}
-    for f in _weight_files(folder):
+    for f in files:
         try:
             state.update(load_file(str(f)))
         except (SafetensorError, OSError, ValueError, RuntimeError) as e:
             raise CheckpointError(f"{f} is corrupt: {e}") from None
-    return _join_large(state)
+    return state
+
+
+_read_json = read_json  # models/lora.py's name for it, until it calls read_json
+
+
+def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
+    return _join_large(read_safetensors(weight_files(folder)))
 
 
 def _read_parts(folder: Path) -> tuple:
@@ -252,7 +273,7 @@ def _read_parts(folder: Path) -> tuple:
     file at fault. The model's weights are left as allocated (`NoRandomInit`): `_fill` writes them."""
     if not folder.is_dir():
         raise CheckpointError(f"{folder} is not a folder")
-    cfg = _read_json(folder / "config.json")
+    cfg = read_json(folder / "config.json")
     try:
         config_cls, model_cls = arch_classes(cfg["arch"])
         names = {f.name for f in dataclasses.fields(config_cls)}
@@ -268,7 +289,7 @@ def _read_parts(folder: Path) -> tuple:
         tokenizer = Tokenizer.from_file(str(tok_path))
     except Exception as e:  # the tokenizers library raises plain Exception on bad JSON
         raise CheckpointError(f"{tok_path} is corrupt: {e}") from None
-    metrics = _read_json(folder / "metrics.json")
+    metrics = read_json(folder / "metrics.json")
     return config, model, tokenizer, metrics
 
 
@@ -324,7 +345,7 @@ def _check_header(folder: Path, model: torch.nn.Module) -> str:
     """`_fill`'s checks from the weight files' headers alone (names, shapes, int8 scales; the values are not
     read): a file that is missing, not safetensors, or does not fit the config. Returns what they hold."""
     shapes, dtypes = {}, {}
-    for f in _weight_files(folder):
+    for f in weight_files(folder):
         try:
             with safe_open(str(f), "pt") as sf:
                 for k in sf.keys():

@@ -22,6 +22,7 @@ path from a web visitor. `load_hub` takes a Hub repo id and downloads at most `m
 from __future__ import annotations
 
 import dataclasses
+import contextlib
 import json
 import os
 import re
@@ -31,20 +32,17 @@ from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from pathlib import Path
 
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load_file
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from explorer.compute.inference import MAX_CHARS, Registry, UserError
 from models.bert import BertConfig, config_from_hf, from_hf
-from models.checkpoint import Checkpoint
+from models import checkpoint
+from models.checkpoint import INDEX, MAX_JSON_BYTES, WEIGHTS, Checkpoint, CheckpointError
 from models.tokenizers import BERT_SPECIALS, special_ids
 
 ENV_VAR = "ATTN_EXPLORER_BERT_DIR"
-WEIGHTS, INDEX = "model.safetensors", "model.safetensors.index.json"
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
-MAX_JSON_BYTES = 50_000_000  # config / index / tokenizer_config files are KB; tokenizer.json a few MB
 # vocab.txt is read whole into a dict: a 110 MB one took +2.0 GB and 26.8 s before any check. bert-base's is 232 KB
 # (30,522 lines), multilingual BERT's 0.9 MB (119,547); its lines are checked against the config's vocab_size, and
 # each against the longest word WordPiece matches (100 characters, up to 4 bytes each in UTF-8), before parsing.
@@ -65,36 +63,25 @@ TOKENIZE_SECONDS = 5.0  # one encode of a brought tokenizer (its regexes are the
 # ----------------------------------------------------------------------------- local folders
 
 
-def _read_json(path: Path, what: str) -> dict:
-    if not path.is_file():
-        raise UserError(f"{path.parent} has no {path.name} ({what}).")
-    if path.stat().st_size > MAX_JSON_BYTES:
-        raise UserError(f"{path} is over {MAX_JSON_BYTES} bytes; refusing to parse it.")
+@contextlib.contextmanager
+def _as_user_error():
+    """models/checkpoint.py's readers, whose CheckpointError names the file at fault, as the UserError a visitor sees."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise UserError(f"{path} is not valid JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{path} should hold a JSON object.")
-    return data
+        yield
+    except CheckpointError as e:
+        raise UserError(f"{e}.") from None
+
+
+def _read_json(path: Path, what: str) -> dict:
+    with _as_user_error():
+        return checkpoint.read_json(path, what)
 
 
 def _weight_files(folder: Path) -> list[Path]:
-    """The safetensors files of folder (one file or HF shards); pickles are refused unopened."""
-    if (folder / WEIGHTS).is_file():
-        return [folder / WEIGHTS]
-    if (folder / INDEX).is_file():
-        weight_map = _read_json(folder / INDEX, "the shard index").get("weight_map")
-        if not isinstance(weight_map, dict) or not weight_map:
-            raise UserError(f"{folder / INDEX} has no weight_map.")
-        names = sorted(set(weight_map.values()))
-        bad = [n for n in names if not isinstance(n, str) or Path(n).name != n or not n.endswith(".safetensors")]
-        if bad:  # a shard must be a plain file next to the index, never a path elsewhere
-            raise UserError(f"{folder / INDEX} names shards that are not plain .safetensors files: {bad[:3]}")
-        missing = [n for n in names if not (folder / n).is_file()]
-        if missing:
-            raise UserError(f"{folder} is missing shard(s) {', '.join(missing)} listed in {INDEX}.")
-        return [folder / n for n in names]
+    """The safetensors files of folder (one file or HF shards, models/checkpoint.py's rules); pickles refused unopened."""
+    if (folder / WEIGHTS).is_file() or (folder / INDEX).is_file():
+        with _as_user_error():
+            return checkpoint.weight_files(folder)
     pickles = sorted(p.name for p in folder.iterdir() if p.name.endswith(PICKLE_SUFFIXES))
     found = f" It has {', '.join(pickles)}, which are pickles: opening one can run arbitrary code, so they " \
             "are not loaded." if pickles else ""
@@ -104,12 +91,8 @@ def _weight_files(folder: Path) -> list[Path]:
 
 
 def _read_state(files: list[Path]) -> dict[str, torch.Tensor]:
-    state = {}
-    for f in files:
-        try:
-            state.update(load_file(str(f)))
-        except (SafetensorError, OSError, ValueError, RuntimeError) as e:
-            raise UserError(f"{f} is not a readable safetensors file: {e}") from None
+    with _as_user_error():
+        state = checkpoint.read_safetensors(files)
     # BertModel saves its keys bare ("embeddings....") and the task models under "bert.";
     # from_hf expects the latter.
     bare = ("embeddings.", "encoder.", "pooler.")
