@@ -6,6 +6,7 @@ their files, and reading the heads' outputs as tags and answer spans.
     (c) question + paragraph     QA (SQuAD)     a start vector S and an end vector E: P(start=i) = softmax_i(S.T_i)
                                                 over the paragraph's tokens, the same for the end (sec. 4.2)
     (d) one sentence -> tags     POS, NER       a classifier on the first subword of each word (sec. 5.3)
+                                                (NER: the most probable valid IOB2 sequence, `bio_viterbi`)
 
 "pooled" is the mean of the final hidden states over the real tokens (`pooling="mean"`, the best
 calibration setting measured) or the [CLS] state through BERT's pre-trained tanh pooler (`pooling="cls"`,
@@ -259,9 +260,51 @@ def shared_encoder(base: Bert) -> Bert:
 # ---------------------------------------------------------------------------------------- reading the heads
 
 
-def tags_of(probs: np.ndarray, labels: tuple, fallback: str) -> list[str]:
-    """argmax tag per word; a word without a prediction (NaN row) gets `fallback`."""
-    return [fallback if np.isnan(r).any() else labels[int(r.argmax())] for r in probs]
+def tags_of(probs: np.ndarray, labels: tuple, fallback: str, constrained: bool = True) -> list[str]:
+    """One tag per word from (words, labels) probabilities; a word without a prediction (NaN row) gets
+    `fallback`. IOB2 labels (NER) are decoded as the most probable valid sequence (`bio_viterbi`), any
+    other label set (POS) by argmax per word; `constrained=False` gives the per-word argmax for IOB2 too
+    (bench/ner_gap.py measures both). The app, the CLI, the API and evaluation all decode here."""
+    probs = np.asarray(probs, dtype=np.float64)
+    missing = np.isnan(probs).any(-1)  # (words,)
+    if not (constrained and is_iob2(labels)):
+        return [fallback if m else labels[int(r.argmax())] for r, m in zip(probs, missing)]
+    # floored: log 0 would make every path through that word -inf alike; a NaN row is all floor ...
+    logp = np.log(np.maximum(np.nan_to_num(probs, nan=0.0), np.finfo(np.float64).tiny))
+    logp[missing, labels.index(fallback)] = 0.0  # ... but `fallback`, as unconstrained
+    return [labels[k] for k in bio_viterbi(logp, labels)]
+
+
+def is_iob2(labels: tuple) -> bool:
+    return any(str(x).startswith(("B-", "I-")) for x in labels)
+
+
+def bio_viterbi(log_probs: np.ndarray, labels: tuple) -> list[int]:
+    """The label indices of the most probable valid IOB2 sequence: Viterbi over per-word log-probabilities
+    (words, labels) with the transitions IOB2 forbids at -inf and the others at 0, so a path's score is the
+    sum of its words' log-probabilities (a first-order CRF's decoding, Lafferty et al. 2001, with the
+    emissions from the softmax and hand-set transitions). I-X may only follow B-X or I-X, and may not start
+    the sentence; O and B-X may go anywhere. With finite log_probs a valid path always wins (all-O is one).
+    tests/models/test_finetune.py checks it against a brute-force search over every valid sequence."""
+    log_probs = np.asarray(log_probs, dtype=np.float64)  # (n words, k labels)
+    n, k = log_probs.shape
+    if n == 0:
+        return []
+    kind = [(str(x)[:2], str(x)[2:]) for x in labels]  # ("B-", "PER"), ("O", "")
+    inside = np.array([p == "I-" for p, _ in kind])
+    allowed = np.array([[not inside[j] or (kind[i][0] in ("B-", "I-") and kind[i][1] == kind[j][1])
+                         for j in range(k)] for i in range(k)])  # (prev, next)
+    trans = np.where(allowed, 0.0, -np.inf)
+    score = np.where(inside, -np.inf, log_probs[0])  # (k,) best path ending in each label
+    back = np.zeros((n, k), dtype=int)
+    for t in range(1, n):
+        cand = score[:, None] + trans  # (prev k, next k)
+        back[t] = cand.argmax(0)
+        score = cand.max(0) + log_probs[t]
+    path = [int(score.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1]
 
 
 def best_span(start_logits: np.ndarray, end_logits: np.ndarray, n_ctx: int, max_tokens: int = MAX_ANSWER_TOKENS):

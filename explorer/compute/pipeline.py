@@ -116,13 +116,19 @@ class TaskResult:
     score: float = 0.0  # the label's probability; qa: P(start) * P(end); tagging: mean of the tags' probabilities
     notices: list[str] = ()
 
+    def tag_scores(self) -> list[float | None]:
+        """Tagging: each word's probability of the tag it got (None: a word the model did not read). Not the
+        row's maximum: NER's valid-sequence decoding can choose a tag that is not the word's argmax."""
+        return [None if np.isnan(r).any() else round(float(r[self.labels.index(t)]), 6)
+                for r, t in zip(self.probs, self.tags)]
+
     def to_json(self, attention: bool = False) -> dict:
         if self.label is not None:
             out = {"label": self.label, "score": self.score,
                    "probabilities": {k: round(float(p), 6) for k, p in zip(self.labels, self.probs)}}
         elif self.tags is not None:
             out = {"words": self.words, "tags": self.tags,
-                   "scores": [None if np.isnan(r).any() else round(float(r.max()), 6) for r in self.probs]}
+                   "scores": self.tag_scores()}
         else:
             out = {"answer": self.answer, "start": self.start, "end": self.end, "score": self.score,
                    "start_probabilities": [round(float(p), 6) for p in self.probs[0]],
@@ -178,7 +184,8 @@ def classify(task: str, text: str, text_b: str | None = None, reg: Registry | No
 
 def tag(task: str, text: str, reg: Registry | None = None, with_base: bool = False,
         folder: Path | None = None) -> TaskResult:
-    """UPOS or IOB2 entity tags, one per word; words are the text split on spaces, as given."""
+    """UPOS or IOB2 entity tags, one per word (NER's: the most probable valid IOB2 sequence, models.lora.tags_of);
+    words are the text split on spaces, as given."""
     task = task_name(task)
     if task not in ("pos", "ner"):
         raise UserError(f"'{task}' is not a tagging task (pos, ner).", "wrong_task", task=task, wanted="pos, ner")
@@ -195,7 +202,7 @@ def tag(task: str, text: str, reg: Registry | None = None, with_base: bool = Fal
         if pos is not None:
             probs[w] = p[pos]
     tags = tags_of(probs, model.config.labels, FALLBACK_TAG[task])
-    got = [float(r.max()) for r in probs if not np.isnan(r).any()]
+    got = [float(r[model.config.labels.index(t)]) for r, t in zip(probs, tags) if not np.isnan(r).any()]
     if len(got) < len(words):
         notices.append(Notice(f"{len(words) - len(got)} word(s) have no tokens the model read; tagged "
                               f"{FALLBACK_TAG[task]}.", "untagged", n=len(words) - len(got), tag=FALLBACK_TAG[task]))

@@ -72,7 +72,7 @@ def _prediction(r: ft.TaskResult, lang: str):
     elif r.tags is not None:
         fig = ff.tag_heatmap(r.words, r.tags, r.probs, r.labels, i18n.t("ft.tags_title", lang), w)
         table = pd.DataFrame({"word": r.words, "tag": r.tags,
-                              "probability": [None if np.isnan(p).any() else round(float(p.max()), 6) for p in r.probs]})
+                              "probability": r.tag_scores()})
         summary = i18n.t("ft.summary_tags", lang, n=len(r.words))
     else:
         fig = ff.span_figure(r.tokens, r.probs[0], r.probs[1], r.token_span, i18n.t("ft.span_title", lang), w)

@@ -114,9 +114,7 @@ def read_task(task: str, data_dir: Path, split_seed: int = 0) -> dict[str, list]
         return {"train": _conll(files[0]), "valid": _conll(files[1])}
     if task == "ner":
         sents = _conll(files[0], comment="# sent_id = ")
-        order = list(range(len(sents)))
-        rng.shuffle(order)
-        held = set(order[:max(1, int(len(sents) * NER_VALID_FRAC))])
+        held = ner_valid_indices(len(sents), split_seed)
         return {"train": [s for i, s in enumerate(sents) if i not in held],
                 "valid": [s for i, s in enumerate(sents) if i in held]}
     if task == "qa":
@@ -131,6 +129,13 @@ def read_task(task: str, data_dir: Path, split_seed: int = 0) -> dict[str, list]
         held = set(articles[:min(QA_VALID_ARTICLES, max(1, len(articles) // 4))])
         return {"train": [r for r in rows if r["article"] not in held], "valid": [r for r in rows if r["article"] in held]}
     raise ValueError(f"unknown task {task!r}; choose one of {TASKS}")
+
+
+def ner_valid_indices(n_sentences: int, split_seed: int = 0) -> set[int]:
+    """Which of dev.tsv's sentences (indices in file order) are NER's validation split: 20%, by sentence, seeded."""
+    order = list(range(n_sentences))
+    random.Random(split_seed).shuffle(order)
+    return set(order[:max(1, int(n_sentences * NER_VALID_FRAC))])
 
 
 def data_meta(task: str, data_dir: Path, split: dict, split_seed: int) -> dict:
@@ -286,6 +291,29 @@ def entity_f1(pred: list[list[str]], gold: list[list[str]]) -> dict:
     prec, rec = tp / n_pred if n_pred else 0.0, tp / n_gold if n_gold else 0.0
     return {"precision": prec, "recall": rec, "f1": 2 * prec * rec / (prec + rec) if prec + rec else 0.0,
             "n_gold_entities": n_gold}
+
+
+def entity_errors(pred: list[list[str]], gold: list[list[str]]) -> collections.Counter:
+    """What went wrong, entity by entity, beside entity_f1's exact matches. Each gold chunk not predicted
+    exactly is a "type" error (a predicted chunk has its span, another type), a "boundary" error (a
+    predicted chunk of its type overlaps it, other ends), "boundary+type" (overlapped by another type's
+    chunk) or "missed" (no predicted chunk overlaps it); a predicted chunk that overlaps no gold chunk is
+    "spurious". "correct" counts the exact matches."""
+    out = collections.Counter()
+    for p, g in zip(pred, gold):
+        cp, cg = chunks(p), chunks(g)
+        for t, i, j in cg:
+            over = [(u, a, b) for u, a, b in cp if a <= j and i <= b]
+            if (t, i, j) in cp:
+                out["correct"] += 1
+            elif any((a, b) == (i, j) for _, a, b in over):
+                out["type"] += 1
+            elif any(u == t for u, _, _ in over):
+                out["boundary"] += 1
+            else:
+                out["boundary+type" if over else "missed"] += 1
+        out["spurious"] += sum(1 for _, a, b in cp if not any(a <= j and i <= b for _, i, j in cg))
+    return +out  # without the kinds that did not occur
 
 
 def normalize_answer(s: str) -> str:

@@ -64,3 +64,12 @@ def test_the_other_tasks_read_the_lectures_kind_of_input(reg):
     context = "The piano was invented by Bartolomeo Cristofori in Italy around 1700. A modern piano has 88 keys."
     qa = ft.pipeline("question-answering", reg=reg)({"question": "Who invented the piano?", "context": context})[0]
     assert qa["answer"].startswith("Bartolomeo Cristofori") and context[qa["start"]:qa["end"]] == qa["answer"]
+
+
+def test_ner_reads_a_valid_iob2_sequence_where_the_argmax_is_not(reg):
+    # the head's argmax here is B-PER I-LOC (I-LOC cannot follow B-PER); the valid sequence is the name
+    r = ft.tag("ner", "Barack Obama was born in Hawaii .", reg=reg)
+    assert r.tags == ["B-PER", "I-PER", "O", "O", "O", "B-LOC", "O"]
+    assert r.labels[int(r.probs[1].argmax())] == "I-LOC"
+    scores = r.to_json()["scores"]  # the probability of the tag shown, not of the word's argmax
+    assert scores[1] == pytest.approx(r.probs[1][r.labels.index("I-PER")], abs=1e-6) and scores[1] < r.probs[1].max()

@@ -9,8 +9,8 @@ import torch
 import torch.nn.functional as F
 
 from models.bert import Bert, BertConfig
-from models.lora import (FinetuneConfig, LoRALinear, TaskModel, load_task, merged_bert_state, save_task,
-                         shared_encoder, trainable_state)
+from models.lora import (FinetuneConfig, LoRALinear, TaskModel, bio_viterbi, load_task, merged_bert_state, save_task,
+                         shared_encoder, tags_of, trainable_state)
 from models.training import baselines, task_data
 from models.training.data import file_sha256
 
@@ -121,6 +121,75 @@ def test_chunks_and_entity_f1_by_hand():
     f = task_data.entity_f1(pred, gold)  # tp 2 (LOC, ORG) of 4 predicted, 3 gold
     assert f["precision"] == pytest.approx(0.5) and f["recall"] == pytest.approx(2 / 3)
     assert f["f1"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+
+
+def test_entity_errors_by_hand():
+    gold = [["B-PER", "I-PER", "O", "B-LOC", "O", "B-ORG", "O", "B-LOC", "O"]]
+    pred = [["B-PER", "O", "O", "B-ORG", "O", "B-ORG", "O", "O", "B-PER"]]
+    # Tim (Cook): boundary; LOC read as ORG on the same word: type; ORG exact: correct; LOC missed; PER spurious
+    assert task_data.entity_errors(pred, gold) == {"boundary": 1, "type": 1, "correct": 1, "missed": 1, "spurious": 1}
+    assert task_data.entity_errors([["B-LOC", "I-LOC", "O"]], [["B-PER", "O", "O"]]) == {"boundary+type": 1}
+
+
+NER = task_data.NER_LABELS  # O, B-PER, I-PER, B-ORG, I-ORG, B-LOC, I-LOC
+
+
+def ner_probs(*words: dict) -> np.ndarray:
+    """(words, 7) probabilities from {tag: p} per word; the rest of each row shared evenly."""
+    out = np.zeros((len(words), len(NER)))
+    for i, w in enumerate(words):
+        rest = [k for k in range(len(NER)) if NER[k] not in w]
+        out[i, [NER.index(t) for t in w]] = list(w.values())
+        out[i, rest] = (1 - sum(w.values())) / len(rest)
+    return out
+
+
+def valid_iob2(tags) -> bool:
+    return all(not t.startswith("I-") or (i > 0 and tags[i - 1] in ("B-" + t[2:], t)) for i, t in enumerate(tags))
+
+
+def test_bio_decoding_repairs_an_invalid_argmax_by_the_numbers():
+    # "Barack Obama was born in Hawaii": the shipped head's two rows (rounded)
+    p = ner_probs({"B-PER": 0.915, "B-LOC": 0.084}, {"I-LOC": 0.659, "I-PER": 0.337, "O": 0.003})
+    assert tags_of(p, NER, "O", constrained=False) == ["B-PER", "I-LOC"]  # argmax: I-LOC cannot follow B-PER
+    assert tags_of(p, NER, "O") == ["B-PER", "I-PER"]  # 0.915 * 0.337 = 0.308 > B-LOC I-LOC 0.084 * 0.659 = 0.055
+    # the same argmax, but here a second entity is the better reading: 0.9 * 0.4 > 0.9 * 0.05 and > 0.1 * 0.4
+    p = ner_probs({"B-PER": 0.9, "O": 0.1}, {"I-LOC": 0.5, "B-LOC": 0.4, "I-PER": 0.05, "O": 0.05})
+    assert tags_of(p, NER, "O", constrained=False) == ["B-PER", "I-LOC"]
+    assert tags_of(p, NER, "O") == ["B-PER", "B-LOC"]
+    # I-X cannot start a sentence, nor follow O
+    assert tags_of(ner_probs({"I-ORG": 0.6, "B-ORG": 0.3}), NER, "O") == ["B-ORG"]
+    p = ner_probs({"O": 0.9}, {"I-PER": 0.5, "O": 0.45})
+    assert tags_of(p, NER, "O") == ["O", "O"]
+
+
+def test_bio_decoding_is_the_best_valid_sequence_by_brute_force():
+    import itertools
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        n = int(rng.integers(1, 6))
+        p = rng.dirichlet(np.full(len(NER), 0.3 if trial % 2 else 2.0), size=n)  # peaked and flat rows
+        logp = np.log(p)
+        path = bio_viterbi(logp, NER)
+        best = max((s for s in itertools.product(range(len(NER)), repeat=n) if valid_iob2([NER[k] for k in s])),
+                   key=lambda s: logp[np.arange(n), list(s)].sum())
+        assert valid_iob2([NER[k] for k in path])
+        assert logp[np.arange(n), path].sum() == pytest.approx(logp[np.arange(n), list(best)].sum(), abs=1e-12)
+    assert bio_viterbi(np.zeros((0, len(NER))), NER) == []
+
+
+def test_tags_of_gives_unread_words_the_fallback_and_leaves_other_label_sets_to_argmax():
+    p = ner_probs({"B-PER": 0.9}, {"I-PER": 0.8}, {"I-PER": 0.7, "B-PER": 0.25})
+    p[1] = np.nan  # a word the model did not read: O, so the next I-PER cannot continue the name
+    assert tags_of(p, NER, "O") == ["B-PER", "O", "B-PER"]
+    assert tags_of(p, NER, "O", constrained=False) == ["B-PER", "O", "I-PER"]
+    pos = np.array([[0.1, 0.9], [np.nan, np.nan], [0.7, 0.3]])
+    assert tags_of(pos, ("NOUN", "VERB"), "X") == ["VERB", "X", "NOUN"]
+    rng = np.random.default_rng(1)
+    for _ in range(50):  # whatever the head says, NER's tags are valid IOB2, and zeros do not break the search
+        p = rng.dirichlet(np.full(len(NER), 0.1), size=12)
+        p[p < 1e-3] = 0.0
+        assert valid_iob2(tags_of(p, NER, "O"))
 
 
 def test_squad_normalisation_and_scores():
