@@ -29,13 +29,13 @@ import dataclasses
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from deploy.processes import free_port, stop, wait_until_up  # noqa: F401 - free_port: the tests' import
 
 ROOT = Path(__file__).resolve().parent.parent
 COOKIE = "ae_replica"
@@ -123,39 +123,6 @@ class Deployment:
             _, cookie, replica, status = head.split()[:4]
             rows.append((cookie, replica, int(status) if status.isdigit() else 0, request.rstrip('"')))
         return rows
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until_up(proc: subprocess.Popen, url: str, seconds: float, what: str) -> None:
-    """Until `url` answers 200; RuntimeError with `what` if the process exits or `seconds` pass."""
-    deadline = time.monotonic() + seconds
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not answer {url} within {seconds:g} s")
-        time.sleep(0.1)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @contextlib.contextmanager
