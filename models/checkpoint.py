@@ -261,9 +261,6 @@ def read_safetensors(files: list[Path]) -> dict[str, torch.Tensor]:
     return state
 
 
-_read_json = read_json  # models/lora.py's name for it, until it calls read_json
-
-
 def _read_weights(folder: Path) -> dict[str, torch.Tensor]:
     return _join_large(read_safetensors(weight_files(folder)))
 

@@ -219,14 +219,14 @@ def load_task(folder: Path, base: Bert) -> tuple[TaskModel, dict]:
     """A lora task on `base` (its tensors shared, not copied: five tasks cost one BERT of memory).
     Raises CheckpointError naming the file at fault."""
     folder = Path(folder)
-    meta = checkpoint._read_json(folder / "config.json")
+    meta = checkpoint.read_json(folder / "config.json")
     try:
         config = FinetuneConfig.from_json(meta["config"])
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(f"{folder / 'config.json'} is not a valid task config: {e}") from None
     if config.bert != base.config:
         raise CheckpointError(f"{folder}: trained on a BERT whose config differs from the base's")
-    metrics = checkpoint._read_json(folder / "metrics.json")
+    metrics = checkpoint.read_json(folder / "metrics.json")
     path = folder / ADAPTER_FILE
     if not path.is_file():
         raise CheckpointError(f"{path} is missing")

@@ -100,8 +100,8 @@ def read_task(task: str, data_dir: Path, split_seed: int = 0) -> dict[str, list]
     if task == "sentiment":
         train, dev = ([(s, int(y)) for s, y in _tsv(f)] for f in files)
         return {"train": train, "valid": dev}
-    if task == "sentiment-ko":  # the split bert-ko's pre-training left out (models/bert_ko.py): valid is ours
-        from models.bert_ko import nsmc_split
+    if task == "sentiment-ko":  # the split bert-ko's pre-training left out (models/training/bert_ko.py): valid is ours
+        from models.training.bert_ko import nsmc_split
         split = nsmc_split(Path(data_dir), split_seed)
         return {"train": split["train"], "valid": split["valid"], "test": split["test"]}
     if task == "nli":

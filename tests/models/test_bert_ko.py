@@ -1,10 +1,11 @@
-"""bert-ko's syllable WordPiece, whole-word masking and its smoke training (models/bert_ko.py)."""
+"""bert-ko's syllable WordPiece, whole-word masking and its smoke training (models/training/bert_ko.py)."""
 import random
 import unicodedata
 
 import torch
 
-from models import bert_ko, checkpoint
+from models import checkpoint
+from models.training import bert_ko
 
 TEXTS = ["배가 아파서 병원에 갔어요.", "배를 타고 섬에 갔어요.", "배를 먹었어요.", "저는 학생이에요."]
 
@@ -67,7 +68,7 @@ def test_batches_pair_sentences_half_next_and_leave_singles_unlabelled():
 def test_smoke_training_writes_a_checkpoint_the_app_loads(tmp_path):
     folder = bert_ko.main(["--smoke", "--out", str(tmp_path / "bert-ko")])
     ckpt = checkpoint.load(folder)
-    assert ckpt.config.arch == "bert" and ckpt.metrics["command"].startswith("python -m models.bert_ko")
+    assert ckpt.config.arch == "bert" and ckpt.metrics["command"].startswith("python -m models.training.bert_ko")
     assert ckpt.metrics["heldout"]["mlm_pieces"] > 0
     ids = torch.tensor([ckpt.tokenizer.encode("배가 아파요.").ids])
     out = ckpt.model(ids)
