@@ -1,5 +1,6 @@
 """Figures of head ablation (explorer/compute/ablation.py; Michel et al. 2019): the layer x head grid of what removing each
-head alone costs, the pruning curve (heads removed together, least important first), and one [MASK]'s top-k
+head alone costs (the heads a visitor switched off marked; numbers from docs/head-ablation.json, shipped as
+assets/explains/head-ablation.json), the pruning curve (heads removed together, least important first), and one [MASK]'s top-k
 before and after. Pure: arrays and words in, a plotly figure out; no torch, models or gradio."""
 from __future__ import annotations
 
@@ -10,29 +11,43 @@ import plotly.graph_objects as go
 
 from explorer import figures as fg
 
-LABELS = {"layer": "layer", "head": "head", "change": "change when removed", "heads_off": "share of heads removed",
-          "metric": "metric", "before": "every head", "after": "heads off", "probability": "probability"}
+LABELS = {"layer": "layer", "head": "head", "change": "change when removed", "off": "switched off here",
+          "heads_off": "share of heads removed", "metric": "metric", "before": "every head", "after": "heads off",
+          "probability": "probability"}
+GRID_LABELS = ("layer", "head", "change", "off")  # the words `importance_grid` reads
 AFTER_COLOUR = "#b45309"  # amber beside the house blue (fg.BAR_COLOUR), apart for colour-blind readers too
+OFF_COLOUR = "#111111"
 
 
 def _labels(labels) -> dict:
     return {**LABELS, **(labels or {})}
 
 
-def importance_grid(delta, title: str, labels: dict | None = None) -> go.Figure:
-    """The metric's change when each head alone is removed: rows = layers, columns = heads (1-based on the axes).
-    Diverging around 0, symmetric: red = the head helped (removing it lowers the metric), blue = it hurt."""
+def importance_grid(delta, title: str, labels: dict | None = None, rows: Sequence[str] | None = None,
+                    off: Sequence[tuple[int, int]] = ()) -> go.Figure:
+    """The metric's change when each head alone is removed: rows = layers (named by `rows`, e.g. "enc 2" when a
+    Transformer's three kinds of attention are stacked; default 1, 2, ...), columns = heads (1-based on the axes).
+    Diverging around 0, symmetric: red = the head helped (removing it lowers the metric), blue = it hurt. `off`:
+    (row, head) cells, from 0, that a visitor switched off, marked with a cross."""
     w = _labels(labels)
     d = np.asarray(delta, dtype=float)
     if d.ndim != 2:
         raise ValueError("the grid is layers x heads")
     L, H = d.shape
+    rows = [str(l + 1) for l in range(L)] if rows is None else list(rows)
+    if len(rows) != L:
+        raise ValueError(f"a grid of {d.shape} for {len(rows)} row names")
     span = float(np.nanmax(np.abs(d))) if d.size and np.isfinite(d).any() else 0.0
     span = span or 1.0
-    fig = fg.heatmap(d, [str(h + 1) for h in range(H)], [str(l + 1) for l in range(L)], title, zmin=-span,
-                     zmax=span, x_title=w["head"], y_title=w["layer"], colorscale="RdBu",
-                     labels={"value": w["change"]})
-    fig.update_traces(colorbar=fg.colorbar(w["change"]))
+    fig = fg.heatmap(d, [str(h + 1) for h in range(H)], rows, title, zmin=-span, zmax=span, x_title=w["head"],
+                     y_title=w["layer"], colorscale="RdBu", labels={"value": w["change"]})
+    fig.update_traces(colorbar=fg.colorbar(w["change"]), selector=dict(type="heatmap"))
+    off = sorted(set(off))
+    if off:
+        fig.add_trace(go.Scatter(x=[h for _, h in off], y=[r for r, _ in off], mode="markers", name=fg._esc(w["off"]),
+                                 marker=dict(symbol="x-thin", size=22, line=dict(width=4, color=OFF_COLOUR)),
+                                 hoverinfo="skip", showlegend=True))
+        fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, x=0))
     return fig
 
 

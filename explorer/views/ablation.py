@@ -2,7 +2,7 @@
 [MASK] prediction or the Transformer's translation before and after, beside the precomputed grid of what removing
 each head alone costs, with the heads switched off marked, and a line comparing our counts with the papers'.
 Numbers: explorer/compute/ablation.py (the run; its record is what the tab keeps) and assets/explains/head-ablation.json
-(docs/head-ablation.json as the app ships it); figures: explorer/figures/head_ablation.py and
+(docs/head-ablation.json as the app ships it); figures:
 explorer/figures/ablation.py. A redraw (`ablation_redraw`) reads the record and the table: no model call."""
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import plotly.graph_objects as go
 from explorer.compute import ablation as ab
 from explorer.figures import ablation as abf
 from explorer.compute.inference import UserError
-from explorer.figures import head_ablation as hf
 from explorer import figures as fg
 from explorer.i18n import t
 from explorer.views import Downloads, md, notices_md, to_download
@@ -147,8 +146,8 @@ def ablation_redraw(rec, lang: str = "en") -> AblationView:
     delta, names, first = grid_rows(task, lang)
     off = [(first.get("enc_self", 0) + h[0], h[1]) if len(h) == 2 else (first[h[0]] + h[1], h[2])
            for h in rec.heads_off]
-    grid = hf.head_grid(delta, names, off, t("abl.grid_title", lang, model=table()[TABLE_KEY[task]]["model"]),
-                        {k: t(f"abl.g_{k}", lang) for k in hf.LABELS})
+    grid = abf.importance_grid(delta, t("abl.grid_title", lang, model=table()[TABLE_KEY[task]]["model"]),
+                               {k: t(f"abl.g_{k}", lang) for k in abf.GRID_LABELS}, rows=names, off=off)
     bars = fg.placeholder(t("abl.no_bars", lang))  # a translation: its two versions are in the text above
     if task == "fill-mask":
         m = rec.masks[0]

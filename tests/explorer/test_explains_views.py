@@ -1,5 +1,5 @@
 """explorer/views/ablation.py and explorer/views/alignment.py (with explorer/compute/alignment.py and the figures
-explorer/figures/head_ablation.py, explorer/figures/alignment.py): the heads a visitor types, the ablation's
+explorer/figures/ablation.py, explorer/figures/alignment.py): the heads a visitor types, the ablation's
 before/after against the model run with that head_mask directly, one pair's AER against explorer/compute/aer.py's own
 functions, the redraw from a record with no model call, and the shipped tables against docs/."""
 import json
@@ -14,7 +14,7 @@ from explorer.compute import ablation, aer
 from explorer.compute import alignment as al
 from explorer.compute.inference import UserError
 from explorer.figures import alignment as alf
-from explorer.figures import head_ablation as hf
+from explorer.figures import ablation as abf
 from explorer.views import ablation as va
 from explorer.views import alignment as vl
 
@@ -58,12 +58,12 @@ def test_bad_heads_say_what_to_type(text, key):
 
 def test_head_grid_marks_the_heads_off_on_a_symmetric_scale():
     d = np.array([[-0.2, 0.1], [0.05, 0.0], [0.0, -0.01]])
-    fig = hf.head_grid(d, ["enc 1", "enc 2", "cross 1"], [(2, 1), (0, 0)], "t")
+    fig = abf.importance_grid(d, "t", rows=["enc 1", "enc 2", "cross 1"], off=[(2, 1), (0, 0)])
     heat, marks = fig.data
     assert heat.zmin == -0.2 and heat.zmax == 0.2
     assert list(marks.x) == [0, 1] and list(marks.y) == [0, 2]
     with pytest.raises(ValueError):
-        hf.head_grid(d, ["1", "2"], [], "t")
+        abf.importance_grid(d, "t", rows=["1", "2"])
 
 
 def test_alignment_map_draws_gold_squares_and_link_dots():
