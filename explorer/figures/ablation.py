@@ -14,7 +14,7 @@ from explorer import figures as fg
 LABELS = {"layer": "layer", "head": "head", "change": "change when removed", "off": "switched off here",
           "heads_off": "share of heads removed", "metric": "metric", "before": "every head", "after": "heads off",
           "probability": "probability"}
-GRID_LABELS = ("layer", "head", "change", "off")  # the words `importance_grid` reads
+GRID_LABELS = ("layer", "head", "change", "off", "note")  # the words `importance_grid` reads
 AFTER_COLOUR = "#b45309"  # amber beside the house blue (fg.BAR_COLOUR), apart for colour-blind readers too
 OFF_COLOUR = "#111111"
 
@@ -42,12 +42,15 @@ def importance_grid(delta, title: str, labels: dict | None = None, rows: Sequenc
     fig = fg.heatmap(d, [str(h + 1) for h in range(H)], rows, title, zmin=-span, zmax=span, x_title=w["head"],
                      y_title=w["layer"], colorscale="RdBu", labels={"value": w["change"]})
     fig.update_traces(colorbar=fg.colorbar(w["change"]), selector=dict(type="heatmap"))
+    if w.get("note"):  # how to read the colours, under the title (one long title was cut at a half-page width)
+        fig.update_layout(title_subtitle=dict(text=fg._esc(w["note"]), font=dict(size=fg.BASE_FONT)))
     off = sorted(set(off))
     if off:
         fig.add_trace(go.Scatter(x=[h for _, h in off], y=[r for r, _ in off], mode="markers", name=fg._esc(w["off"]),
                                  marker=dict(symbol="x-thin", size=22, line=dict(width=4, color=OFF_COLOUR)),
                                  hoverinfo="skip", showlegend=True))
-        fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, x=0))
+        fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.16, x=0))  # under the axis title
+        fig.update_layout(margin=dict(b=(fig.layout.margin.b or 60) + 40))
     return fig
 
 

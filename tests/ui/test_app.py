@@ -593,7 +593,7 @@ def test_the_language_switch_redraws_the_results_on_screen():
                                      "scores.relabel", "seq2seq.relabel", "transformer.relabel",
                                      "inside.relabel", "luong.relabel", "choices.relabel", "bert_inputs.relabel",
                                      "elmo.relabel", "finetune.relabel",
-                                     "gpt.relabel", "syntax.relabel", "ablation.relabel"])  # bert_inputs': relabel_mask
+                                     "gpt.relabel", "syntax.relabel", "ablation.relabel", "lessons.relabel"])  # bert_inputs': relabel_mask
 
 
 def _words(values) -> list:
