@@ -22,7 +22,8 @@ import torch
 from explorer.serve import bertviz_export
 from explorer.compute.choices import next_word_choices
 from explorer.compute.elmo import word_vector
-from explorer.compute.generate import MAX_NEW_TOKENS, generate_stream
+from explorer.compute.generate import (DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P, MAX_NEW_TOKENS,
+                                       generate_stream)
 from explorer.compute.inference import (ASSETS, MAX_BEAM, MAX_TOP_K, Registry, UserError, fill_mask,
                                 load_registry, nsp, translate)
 
@@ -130,9 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
             "text", "the prompt (words are joined with spaces, so quotes are optional)")
     p.add_argument("--model", default="gpt", help="a GPT model (default: gpt)")
     p.add_argument("--max-new-tokens", type=int, default=30, metavar="N", help=f"1 to {MAX_NEW_TOKENS} (default 30)")
-    p.add_argument("--temperature", type=float, default=1.0, metavar="T", help="above 0, at most 5 (default 1)")
-    p.add_argument("--top-k", type=int, default=0, metavar="K", help="sample among the K most likely (0 = all)")
-    p.add_argument("--top-p", type=float, default=1.0, metavar="P", help="nucleus: in (0, 1] (default 1 = all)")
+    p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, metavar="T",
+                   help=f"above 0, at most 5 (default {DEFAULT_TEMPERATURE:g})")
+    p.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, metavar="K",
+                   help=f"sample among the K most likely (0 = all; default {DEFAULT_TOP_K})")
+    p.add_argument("--top-p", type=float, default=DEFAULT_TOP_P, metavar="P",
+                   help=f"nucleus: in (0, 1] (1 = all; default {DEFAULT_TOP_P:g})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed gives the same text (default 0)")
     p.add_argument("--greedy", action="store_true", help="the most likely token every step (no sampling)")
     p.add_argument("--alternatives", type=int, default=10, metavar="N",

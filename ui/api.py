@@ -110,8 +110,9 @@ def check_finite(value, name: str, hi: float):
 
 
 @api_errors
-def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = 1.0, top_k: int = 0,
-                 top_p: float = 1.0, seed: int = 0, greedy: bool = False) -> tuple[str, dict]:
+def generate_api(prompt: str, max_new_tokens: int = 30, temperature: float = gen.DEFAULT_TEMPERATURE,
+                 top_k: int = gen.DEFAULT_TOP_K, top_p: float = gen.DEFAULT_TOP_P, seed: int = 0,
+                 greedy: bool = False) -> tuple[str, dict]:
     """/generate: (the text, record JSON: each step's token, its probability and the top alternatives, and the
     causal attention with its masked scores, null above the diagonal). The same seed gives the same text."""
     if not greedy:  # greedy reads neither (explorer.compute.generate.check_settings)
@@ -227,8 +228,10 @@ def build_api() -> None:
         topk, nsp = gr.Plot(label="top_k"), gr.Plot(label="next_sentence")
         grid, trace = gr.Plot(label="self_attention"), gr.JSON(label="trace")
         # /generate: precision=None for the same reason as beam and top_k; a bad value reaches generate's check
-        new, temp = gr.Number(30, precision=None, label="max_new_tokens"), gr.Number(1.0, label="temperature")
-        sample_k, top_p = gr.Number(0, precision=None, label="sampling_top_k"), gr.Number(1.0, label="top_p")
+        new = gr.Number(30, precision=None, label="max_new_tokens")
+        temp = gr.Number(gen.DEFAULT_TEMPERATURE, label="temperature")
+        top_p = gr.Number(gen.DEFAULT_TOP_P, label="top_p")
+        sample_k = gr.Number(gen.DEFAULT_TOP_K, precision=None, label="sampling_top_k")
         seed, greedy = gr.Number(0, precision=None, label="seed"), gr.Checkbox(False, label="greedy")
         generated = gr.Textbox(label="text")
         prediction = gr.JSON(label="prediction")

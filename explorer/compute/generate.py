@@ -34,6 +34,11 @@ MAX_TEMPERATURE = 5.0
 MAX_SAMPLING_TOP_K = 1000  # the sampling cut-off; 0 = no cut
 MAX_SEED = 2**31 - 1
 DEFAULT_MODEL = "gpt"
+# The sampling defaults of the tab, the CLI, the API and Python: the model's own distribution, uncut. Of greedy and
+# eleven temperature / top-k / top-p settings, its continuations of held-out prompts come closest to the human
+# continuations' perplexity under the model, repeating no more than they do (Holtzman et al. 2020;
+# bench/gpt_defaults.py, docs/gpt.md "Sampling defaults").
+DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P = 1.0, 0, 1.0
 
 
 @dataclass(frozen=True)
@@ -96,8 +101,8 @@ def _number(value, name: str) -> float:
 MIN_TEMPERATURE, MIN_TOP_P = 1e-3, 1e-6  # below these, sampling is the argmax anyway (check_settings)
 
 
-def check_settings(temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False, max_new_tokens=30,
-                   alternatives=10) -> dict:
+def check_settings(temperature=DEFAULT_TEMPERATURE, top_k=DEFAULT_TOP_K, top_p=DEFAULT_TOP_P, seed=0, greedy=False,
+                   max_new_tokens=30, alternatives=10) -> dict:
     """The sampling settings, checked; a UserError that says what is allowed otherwise."""
     greedy = bool(greedy)
     max_new_tokens = check_int(max_new_tokens, "Max new tokens", 1, MAX_NEW_TOKENS)
@@ -150,8 +155,8 @@ def _decode(tok, ids: list[int]) -> str:
 
 
 @torch.inference_mode()
-def generate_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0, seed=0,
-                    greedy=False, alternatives=10, name: str = DEFAULT_MODEL,
+def generate_stream(prompt: str, max_new_tokens=30, temperature=DEFAULT_TEMPERATURE, top_k=DEFAULT_TOP_K,
+                    top_p=DEFAULT_TOP_P, seed=0, greedy=False, alternatives=10, name: str = DEFAULT_MODEL,
                     reg: Registry | None = None, use_cache: bool = True,
                     stop_at_end: bool = True) -> Iterator[GenerationResult]:
     """Yields the record after each new token (trace None, stopped ""), then the finished record with its
@@ -209,8 +214,9 @@ def generate_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, to
     yield record(stopped, trace.example(0, (), tokens))
 
 
-def generate(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False,
-             alternatives=10, name: str = DEFAULT_MODEL, reg: Registry | None = None) -> GenerationResult:
+def generate(prompt: str, max_new_tokens=30, temperature=DEFAULT_TEMPERATURE, top_k=DEFAULT_TOP_K,
+             top_p=DEFAULT_TOP_P, seed=0, greedy=False, alternatives=10, name: str = DEFAULT_MODEL,
+             reg: Registry | None = None) -> GenerationResult:
     """The finished record of `generate_stream`."""
     out = None
     for out in generate_stream(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy, alternatives,

@@ -17,6 +17,7 @@ from explorer import figures as fg
 from explorer import i18n
 from explorer.compute.generate import GenerationResult, SideBySide, generate_stream, side_by_side
 from explorer.compute.generate import MAX_NEW_TOKENS, MAX_TEMPERATURE, check_settings  # noqa: F401 (the tab's limits)
+from explorer.compute.generate import DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P  # and its defaults
 from explorer.views import Downloads, NO_DOWNLOADS, matrix_table, md, notices_md, to_download
 from explorer.views.transformer import pick
 
@@ -107,8 +108,9 @@ def _view(r: GenerationResult, layer, head, step, lang) -> GptView:
     return GptView(text_md(r), notices_md(r.notices, lang=lang), steps_table(r, lang), heads, r, L, H, len(r.steps))
 
 
-def gpt_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False,
-               layer=1, head=1, lang: str = "en", name: str = "gpt", reg=None) -> Iterator[GptView]:
+def gpt_stream(prompt: str, max_new_tokens=30, temperature=DEFAULT_TEMPERATURE, top_k=DEFAULT_TOP_K,
+               top_p=DEFAULT_TOP_P, seed=0, greedy=False, layer=1, head=1, lang: str = "en", name: str = "gpt",
+               reg=None) -> Iterator[GptView]:
     """A view after every new token (text and steps only), then the finished one with every figure. Closing the
     generator (the visitor left) stops the generation."""
     stream = generate_stream(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy, name=name, reg=reg)
@@ -119,8 +121,9 @@ def gpt_stream(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1
         stream.close()
 
 
-def gpt_view(prompt: str, max_new_tokens=30, temperature=1.0, top_k=0, top_p=1.0, seed=0, greedy=False,
-             layer=1, head=1, lang: str = "en", name: str = "gpt", reg=None) -> GptView:
+def gpt_view(prompt: str, max_new_tokens=30, temperature=DEFAULT_TEMPERATURE, top_k=DEFAULT_TOP_K,
+             top_p=DEFAULT_TOP_P, seed=0, greedy=False, layer=1, head=1, lang: str = "en", name: str = "gpt",
+             reg=None) -> GptView:
     """The finished view (no streaming)."""
     v = None
     for v in gpt_stream(prompt, max_new_tokens, temperature, top_k, top_p, seed, greedy, layer, head, lang, name,

@@ -34,9 +34,11 @@ class Tab(TabBase):
         self.prompt = L(gr.Textbox, "gpt.prompt", PROMPT, max_lines=3)
         with gr.Row():
             self.greedy = L(gr.Checkbox, "gpt.greedy", value=False)
-            self.temperature = L(Slider, "gpt.temperature", 0.05, views.MAX_TEMPERATURE, value=0.7, step=0.05)
-            self.top_k = L(Slider, "gpt.top_k", 0, 200, value=50, step=1)
-            self.top_p = L(Slider, "gpt.top_p", 0.05, 1.0, value=0.95, step=0.05)
+            # the measured defaults, as the CLI's and the API's (explorer.compute.generate.DEFAULT_TEMPERATURE: why)
+            self.temperature = L(Slider, "gpt.temperature", 0.05, views.MAX_TEMPERATURE,
+                                 value=views.DEFAULT_TEMPERATURE, step=0.05)
+            self.top_k = L(Slider, "gpt.top_k", 0, 200, value=views.DEFAULT_TOP_K, step=1)
+            self.top_p = L(Slider, "gpt.top_p", 0.05, 1.0, value=views.DEFAULT_TOP_P, step=0.05)
         with gr.Row():
             self.max_new = L(Slider, "gpt.max_new", 1, views.MAX_NEW_TOKENS, value=30, step=1)
             self.seed = L(gr.Number, "gpt.seed", value=0, precision=0, minimum=0)
