@@ -21,7 +21,7 @@ TAG_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
                "#332288", "#88ccee", "#44aa99", "#117733", "#999933", "#ddcc77", "#cc6677", "#882255",
                "#aa4499", "#888888")
 # The words the figure draws besides the tokens and the title, in English; the view passes a translated copy
-# (the "qkef.*" keys of explorer/i18n.py).
+# (the "qkef.*" keys of explorer/i18n/query_key.py).
 LABELS = {"queries": "queries", "keys": "keys", "your_queries": "your sentence: queries",
           "your_keys": "your sentence: keys", "position": "position", "pos": "part of speech", "axis": "PC {n}",
           "chosen": "chosen query", "sentence": "sentence"}

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from explorer import figures as fg
 
 # The words these figures draw besides their titles and words, in English; the view passes a translated copy
-# (the "synf.*" keys of explorer/i18n.py).
+# (the "synf.*" keys of explorer/i18n/syntax.py).
 LABELS = {"layer": "layer", "head": "head", "accuracy": "accuracy", "best": "best head",
           "attention": "attention (this head)", "parse": "parse: word → its head", "weight": "weight",
           "baseline": "best fixed offset"}

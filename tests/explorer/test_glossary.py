@@ -1,4 +1,4 @@
-"""explorer/glossary.py: every interface string (explorer/i18n.py, both languages) uses the decks' words where the
+"""explorer/glossary.py: every interface string (explorer/i18n/, both languages) uses the decks' words where the
 glossary says it shows them, and no string uses a variant the decks never do; docs/glossary.md is the generator's."""
 import pytest
 

@@ -7,11 +7,11 @@ ui/tabs/_example.py (tests/ui/test_tab_contract.py builds and runs it): copy it,
     TABS = [..., mytab, ...]                          # or inside a Group("tab.inside", [...]) of sub-tabs
 
 Besides the module: its composition in explorer/views/<tab>.py (gradio-free), its strings in
-explorer/i18n.py (en and ko), and its tests in tests/ui/test_<tab>.py (the handlers, outputs read by
+explorer/i18n/<tab>.py (en and ko), and its tests in tests/ui/test_<tab>.py (the handlers, outputs read by
 component: `out[tab.figure]`) and tests/explorer/test_<tab>.py (the view's numbers against the record).
 
 A tab module defines
-- `TITLE`: the i18n key of the tab's label (English and Korean in explorer/i18n.py, as every string).
+- `TITLE`: the i18n key of the tab's label (English and Korean in explorer/i18n/<tab>.py, as every string).
 - `Tab(page)`: lays the tab out and wires its events and its language redraw. It keeps as attributes
   the components its handlers return and other tabs or tests read (`app.demo.tabs["gpt"].figure`).
   It may define `connect(self, page)`, run once every tab is built, for events that reach another

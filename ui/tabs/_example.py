@@ -1,8 +1,8 @@
 """The smallest complete tab: copy this file to add one (it is not in app.TABS; tests/ui/test_tab_contract.py
 builds and runs it). A new tab touches three files: this module (layout, events, language), its gradio-free
 view in explorer/views/<name>.py (here explorer/views/gpt.py: a run returns figures and a record, a redraw
-draws the record again), and its strings in explorer/i18n.py (here the GPT tab's keys; a new tab adds its own
-`tab.<name>` and `<prefix>.*` keys in both languages). Then one line in app.py's TABS."""
+draws the record again), and its strings in explorer/i18n/<name>.py (here the GPT tab's keys; a new tab adds that module with
+its `tab.<name>` and `<prefix>.*` keys in both languages). Then one line in app.py's TABS."""
 from __future__ import annotations
 
 import gradio as gr
