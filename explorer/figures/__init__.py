@@ -606,7 +606,7 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
              customdata=cd, hovertemplate=hover_qk + f"{w['score']}: %{{z:.4f}}<extra></extra>", name="scores",
              meta=value_table(f"{title}: {w0['scores_panel']}", ys, xs, f"{w0['query']} / {w0['key']}",
                               empty=MINUS_INF),
-             colorbar=colorbar(w0["score"], x=0.42), xaxis="x", yaxis="y"),
+             colorbar=colorbar(w0["score"], x=0.38), xaxis="x", yaxis="y"),
         dict(type="heatmap", z=np.where(masked, 0.0, np.nan), x=x, y=y, zmin=0, zmax=1,
              colorscale=[[0, MASK_GRAY], [1, MASK_GRAY]], showscale=False, customdata=cd, name="masked",
              text=np.where(masked, MINUS_INF, ""), texttemplate="%{text}",
@@ -618,8 +618,9 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
              meta=value_table(f"{title}: {w0['softmax_panel']}", ys, xs, f"{w0['query']} / {w0['key']}"),
              colorbar=colorbar(w0["weight"], x=1.0), xaxis="x2", yaxis="y2"),
     ]
-    # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.16) would
-    panels = ((0.0, 0.42), (0.58, 1.0))
+    # two panels side by side, laid out as make_subplots(1, 2, horizontal_spacing=0.24) would: between the maps, the
+    # scores' colour bar and the softmax's query tokens, also in a ~900 px plot at presenter mode's larger fonts
+    panels = ((0.0, 0.38), (0.62, 1.0))
     titles = (w["scores_panel"], w["softmax_panel"])
     title = _title(title, xs + ys, w0)
     angle = x_angle(xs, cell)
@@ -630,9 +631,15 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
         annotations=[_subplot_title(t, (d0 + d1) / 2, 1.0) for t, (d0, d1) in zip(titles, panels)])
     for i, (d0, d1) in enumerate(panels, start=1):
         n = "" if i == 1 else str(i)
-        layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], angle, cell), domain=[d0, d1], anchor=f"y{n}")
+        layout[f"xaxis{n}"] = dict(_token_axis(xs, w0["key"], angle, cell), domain=[d0, d1], anchor=f"y{n}",
+                                   constrain="domain")
         layout[f"yaxis{n}"] = dict(_token_axis(ys, w0["query"], px=cell), domain=[0.0, 1.0], anchor=f"x{n}",
                                    range=[nq - 0.5, -0.5], constrain="domain", scaleanchor=f"x{n}")
+    # maps narrower than their halves (a plot ~900 px wide, or one given less height) give up width, not range: the
+    # scores' colour bar stands beside its map (meta.colorbarBeside, below) and the softmax map at the right, by its
+    # own bar; with both maps at the left, the softmax's query tokens and axis title ran into the scores' colour bar
+    layout["xaxis2"]["constraintoward"] = "right"
+    layout["yaxis2"]["title"] = dict(text="")  # side by side the rows are the scores' own, named at the left
     # narrow: the softmax panel under the scores, each as wide as the plot (side by side, ~130 px each)
     small = _narrow_cell(max(nq, nk), _cell_px(max(nq, nk)))
     slant = x_angle(xs, small)
@@ -642,14 +649,16 @@ def masked_scores(scores, probs, x_tokens: Sequence[str], y_tokens: Sequence[str
     axes = {}
     for n, y in (("", [1 - f, 1.0]), ("2", [0.0, f])):
         axes.update({f"xaxis{n}.domain": [0.0, 1.0], f"yaxis{n}.domain": y, f"xaxis{n}.tickangle": slant,
+                     f"xaxis{n}.constrain": "range", f"xaxis{n}.constraintoward": "left",  # stacked: as before
                      f"xaxis{n}.tickfont.size": tick_font(nk, small), f"yaxis{n}.tickfont.size": tick_font(nq, small)})
     layout = responsive(traces, layout, {
         "height": int(2 * panel + gap + (125 if "subtitle" in title else 95) + 50 + ticks), **axes,
-        **_narrow_axis_titles("", "2"),
+        **_narrow_axis_titles("", "2"), "yaxis2.title.text": _esc(w0["query"]),  # stacked, each names its rows
         "annotations[0].x": 0.5, "annotations[1].x": 0.5, "annotations[1].y": f},
         {"colorbar.x": [1.0, None, 1.0], "colorbar.y": [1 - f / 2, None, f / 2], "colorbar.len": [f, None, f],
          "textfont.size": [None, int(np.clip(small / 2.2, 8, 22)), None]}, traces=[0, 1, 2],
         below=STACKED_NARROW_PX)  # the two panels stack
+    layout["meta"]["colorbarBeside"] = True  # the first heatmap's bar: the scores'
     return _figure(traces, layout)
 
 

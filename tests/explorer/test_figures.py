@@ -212,6 +212,24 @@ def test_masked_scores_marks_minus_infinity():
     assert scores.zmid == 0
 
 
+def test_masked_scores_keep_the_gap_between_their_maps_clear():
+    """Side by side, maps narrower than their halves give up width (not range): the scores' colour bar goes beside
+    its map (the page's meta.colorbarBeside), the softmax map stands at the right by its own bar, and its rows are
+    named once, at the left; stacked (a phone), each map is at the left and names its rows."""
+    toks = ["<s>", "je", "suis", "étudiant"]
+    s, p = causal(4)
+    fig = fg.masked_scores(s, p, toks, toks, "dec")
+    lay = fig.layout
+    assert lay.meta["colorbarBeside"] is True and fig.data[0].colorbar.x <= lay.xaxis.domain[1]
+    assert lay.xaxis.constrain == lay.xaxis2.constrain == "domain"
+    assert (lay.xaxis.constraintoward, lay.xaxis2.constraintoward) == ("left", "right")
+    assert lay.xaxis.domain[1] < lay.xaxis2.domain[0] and lay.yaxis2.title.text == ""
+    narrow, wide = lay.meta["narrow"]["layout"], lay.meta["wide"]["layout"]
+    assert narrow["xaxis2.constraintoward"] == "left" and narrow["yaxis2.title.text"] == "query"
+    assert narrow["xaxis.constrain"] == narrow["xaxis2.constrain"] == "range"  # each the plot's full width
+    assert wide["xaxis2.constraintoward"] == "right" and wide["yaxis2.title.text"] == ""
+
+
 @pytest.mark.parametrize("L,H", [(1, 1), (2, 3), (3, 8), (5, 2), (6, 6)])
 def test_head_grid_any_layers_and_heads(L, H):
     toks_k, toks_q = ["a", "b", "c", "a"], ["x", "y", "z"]
