@@ -77,7 +77,7 @@ def build_demo() -> gr.Blocks:
     L = Localized()
     # Gradio's own clean-up of the files it served, beside the disk budget (ui.components.keep_disk_budget)
     with gr.Blocks(title="Attention Explorer", delete_cache=(dl.SWEEP_EVERY_S, dl.MAX_AGE_S)) as demo:
-        with gr.Row():
+        with gr.Row(elem_classes="ae-header"):  # presenter mode (ui/tabs/lessons.py) folds it to one line
             with gr.Column(scale=4):
                 L(gr.Markdown, "app.intro")
             lang = gr.Radio(list(i18n.CHOICES.items()), value="en", label=i18n.SWITCH_LABEL, scale=1)  # "en", "ko"

@@ -62,7 +62,8 @@ def table_figure(table: pd.DataFrame) -> go.Figure:
     """A view's table as a figure, so every step of the path is one figure (a projector shows it large)."""
     fig = go.Figure(go.Table(header={"values": [str(c) for c in table.columns], "align": "left"},
                              cells={"values": [table[c].astype(str).tolist() for c in table.columns], "align": "left"}))
-    return fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=60 + 28 * (len(table) + 1))
+    # t: room for the plot box's label ("The slide's example"), which Gradio draws over the figure's top edge
+    return fig.update_layout(margin={"l": 10, "r": 10, "t": 36, "b": 10}, height=86 + 28 * (len(table) + 1))
 
 
 # Each drawing: (args, lang) -> the figure, from the view the step's tab uses.

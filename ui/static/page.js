@@ -40,15 +40,63 @@
   // a heatmap's values as a table that only screen readers see, after its plot (figures.VALUE_TABLES_JS)
   const values = __VALUE_TABLES_JS__;
   const svg = __SVG_EXPORT_JS__;  // the camera button saves SVG (figures.SVG_EXPORT_JS)
+  // Presenter mode (body.ae-presenter, ui/tabs/lessons.py): the lesson's figure takes the height left on the screen
+  // above Previous / Next, and every font size it sets (titles, ticks, colour bars, numbers in cells) grows by
+  // PRESENT_FONT, so a class reads it on a 1280 x 720 projector. A figure drawn taller than PRESENT_SQUEEZE times that
+  // height (a worked example's six stacked matrices, BERT's three embeddings) keeps its own height and fonts: squeezed,
+  // its stacked panels ran into each other; the page scrolls under Previous / Next, fixed at the screen's foot.
+  // What the figure had is kept on its layout object (a new figure is a new object: fitted afresh) and given back when
+  // presenter mode is turned off.
+  const PRESENT_FONT = 1.2, PRESENT_SQUEEZE = 1.25, PRESENT_MIN_PX = 320;
+  const fontSizes = (obj, path, out) => {  // {"title.font.size": 20, "xaxis.tickfont.size": 12, ...}
+    for (const [k, v] of Object.entries(obj || {})) {
+      if (k[0] === '_' || k === 'meta' || k === 'template' || !v || typeof v !== 'object') continue;
+      const p = Array.isArray(obj) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+      if (/font$/.test(k) && typeof v.size === 'number') out[`${p}.size`] = v.size;
+      fontSizes(v, p, out);
+    }
+    return out;
+  };
+  const present = gd => {
+    const layout = gd.layout, P = window.Plotly, block = gd.closest('.ae-lesson-figure');
+    if (!P || !layout || !block || !gd.offsetWidth) return;
+    const was = layout._aePresent, scaled = (sizes, k) => Object.fromEntries(
+      Object.entries(sizes).map(([p, v]) => [p, k === 1 ? v : Math.round(v * k)]));
+    const apply = (state, k, height) => {
+      state.traces.forEach(([i, sizes]) => P.restyle(gd, scaled(sizes, k), [i]));
+      P.relayout(gd, {autosize: true, width: null, height, ...scaled(state.fonts, k)});
+    };
+    if (!document.body.classList.contains('ae-presenter')) {
+      if (was) { delete layout._aePresent; if (!was.tall) apply(was, 1, was.height); }
+      return;
+    }
+    // from the plot's top on the page to Previous / Next at the screen's foot (style.css fixes them there), less its
+    // box's edge and a gap; from the nav's height, never its place: were it under the figure, each fit would move it
+    const box = gd.getBoundingClientRect(), nav = document.querySelector('.ae-lesson-nav');
+    const foot = window.innerHeight - (nav ? nav.offsetHeight : 0);
+    const edge = block.getBoundingClientRect().bottom - box.bottom;
+    const height = Math.max(PRESENT_MIN_PX, Math.floor(foot - (box.top + window.scrollY) - edge - 8));
+    if (was && (was.tall || Math.abs((layout.height || 0) - height) < 2)) return;
+    if (was) { P.relayout(gd, {autosize: true, width: null, height}); return; }  // the window changed size
+    const drawn = layout.height || (gd._fullLayout || {}).height || 0;
+    const state = {height: layout.height || null, tall: drawn > height * PRESENT_SQUEEZE,
+                   fonts: Object.assign({'font.size': 12}, fontSizes(layout, '', {})),  // plotly's default: 12
+                   traces: (gd.data || []).map((t, i) => [i, fontSizes(t, '', {})])
+                     .filter(([, sizes]) => Object.keys(sizes).length)};
+    layout._aePresent = state;
+    if (!state.tall) apply(state, PRESENT_FONT, height);
+  };
+  window.aePresent = () => all(present);  // the presenter switch (ui/tabs/lessons.py PRESENTER_JS)
   const hook = gd => {
     if (gd._aeHooked || typeof gd.on !== 'function') return;
     gd._aeHooked = true;
-    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); values(gd); svg(gd); });
+    gd.on('plotly_afterplot', () => { fit(gd); beside(gd); name(gd); values(gd); svg(gd); present(gd); });
     fit(gd);
     beside(gd);
     name(gd);
     values(gd);
     svg(gd);
+    present(gd);
   };
   const all = f => document.querySelectorAll('.js-plotly-plot').forEach(f);
   const more = v => {
@@ -80,6 +128,6 @@
   new MutationObserver(() => {
     if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; look(); }); }
   }).observe(document.body, {childList: true, subtree: true});
-  window.addEventListener('resize', () => all(fit));
+  window.addEventListener('resize', () => all(gd => { fit(gd); present(gd); }));
   look();
 }

@@ -1,7 +1,8 @@
 """Lessons: the five decks as a path through the app (explorer/lessons.py), each slide drawn with the app's
 own view on the deck's example (explorer/views/lessons.py: lesson_view), with Previous / Next, a link per
 step (`?lesson=transformer-4`, read by `from_url` when the page loads) and a presenter mode for a projector
-(large type, selectors tucked away; `?presenter=1` opens in it)."""
+(`?presenter=1` opens in it): large type, the intro and the selectors tucked away, the figure filling the rest of
+a 1280 x 720 screen with its text enlarged (ui/static/style.css and page.js's `present`)."""
 from __future__ import annotations
 
 import gradio as gr
@@ -11,23 +12,27 @@ from explorer.views import lessons as views
 from ui.components import friendly
 
 TITLE = "tab.lessons"
-PRESENTER_JS = "(on) => { document.body.classList.toggle('ae-presenter', !!on); return []; }"
+# the page's class switches the CSS; page.js's aePresent refits the plot on screen (its height, its fonts)
+PRESENTER_JS = ("(on) => { document.body.classList.toggle('ae-presenter', !!on); "
+                "if (window.aePresent) window.aePresent(); return []; }")
 
 
 class Tab:
     def __init__(self, page):
         L = page.L
-        L(gr.Markdown, "lesson.intro")
+        # the ae-lesson-* classes: what presenter mode hides, compacts or enlarges (ui/static/style.css)
+        L(gr.Markdown, "lesson.intro", elem_classes="ae-lesson-intro")
         with gr.Row(elem_classes="ae-lesson-controls"):
             self.deck = L(gr.Dropdown, "lesson.deck", choices=views.deck_choices(), value=views.DECKS[0].id,
-                          scale=2)
-            self.presenter = L(gr.Checkbox, "lesson.presenter", value=False, scale=1)
+                          scale=2, elem_classes="ae-lesson-deck")
+            self.presenter = L(gr.Checkbox, "lesson.presenter", value=False, scale=1,
+                               elem_classes="ae-lesson-presenter")
         self.step = L(gr.Radio, "lesson.step", choices=views.step_choices(views.DECKS[0].id),
-                      value=views.FIRST, elem_classes="ae-lesson-controls")
+                      value=views.FIRST, elem_classes="ae-lesson-step")
         self.title = gr.Markdown(elem_classes="ae-lesson-title")
         self.text = gr.Markdown(elem_classes="ae-lesson-text")
-        self.figure = L(gr.Plot, "lesson.figure")
-        with gr.Row():
+        self.figure = L(gr.Plot, "lesson.figure", elem_classes="ae-lesson-figure")
+        with gr.Row(elem_classes="ae-lesson-nav"):
             self.previous = L(gr.Button, "lesson.previous", size="lg")
             self.next = L(gr.Button, "lesson.next", variant="primary", size="lg")
         self.link = gr.Markdown(elem_classes="ae-lesson-link")
