@@ -69,3 +69,15 @@ def test_a_link_to_a_step_is_not_raced_by_the_first_screen():
     states = [None] * len(entry.states)
     for on_load in (True, False):  # on page load, and after the switch's first move (?lang=ko)
         assert first._fill(entry, on_load)(request(lesson="transformer-4"), "ko", *states) == gr.skip()
+
+
+def test_the_it_sentence_is_the_next_word_tabs_first_preset():
+    """The deck's "it ... too tired" sentence opens the next-word tab's presets (ui/tabs/choices.py), in both languages,
+    as the lesson step on it (attention-3) draws it: elle or il is the lesson."""
+    from ui.components import Localized
+    (dataset, row), = [(ds, row) for ds, view, row, _ in app.demo.localized.example_sets if view == "choices"]
+    assert dataset.samples[0][0] == lessons.IT_SENTENCE
+    for lang in ("en", "ko"):
+        assert Localized.rows("choices", lang, row)[0][0] == lessons.IT_SENTENCE
+    step = lessons.STEPS["attention-3"]
+    assert step.view == "choices" and step.args["text"] == lessons.IT_SENTENCE
