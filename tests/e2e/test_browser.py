@@ -352,11 +352,12 @@ def test_downloads_are_written_when_asked_and_a_slider_move_empties_them(ui):
 
 def test_transformer_tab_draws_every_attention(ui, tmp_path):
     panel = ui.tab("Transformer")
+    out = panel.get_by_role("textbox", name="Translation")
+    # the tab's first screen (the default example) before the example row: it fills the inputs too
+    expect(out).not_to_have_value("", timeout=FIRST_CALL_MS)
+    first = out.input_value()
     panel.locator("table").first.get_by_text(ANIMAL, exact=True).click()  # an example row
     expect(panel.get_by_label("Sentence", exact=True)).to_have_value(ANIMAL)
-    out = panel.get_by_role("textbox", name="Translation")
-    expect(out).not_to_have_value("", timeout=FIRST_CALL_MS)  # the tab's first screen (the default example)
-    first = out.input_value()
     panel.get_by_role("button", name="Translate").click()
     expect(out).not_to_have_value(first, timeout=FIRST_CALL_MS)  # the sentence asked for, not the first screen
     ui.wait_for_plots("Encoder self-attention: all layers", "Encoder self-attention: layer 1, head 1",
