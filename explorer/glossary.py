@@ -4,8 +4,8 @@ that show it, as data.
 The five Korean lecture decks this app teaches from name things in one way; the interface follows them, so a
 student can move between a slide and a tab without a second vocabulary. Each `Term` says where the app shows it
 (its i18n keys: the Korean string holds `ko`, the English one `en`), and `AVOID` lists the variants no
-interface string may use (the decks never do). tests/explorer/test_glossary.py holds every string of explorer/i18n/ to both;
-docs/glossary.md is written from here:
+interface string may use (the decks never do). tests/explorer/test_glossary.py holds every string of explorer/i18n/ to both,
+and README.md to AVOID; docs/glossary.md is written from here:
 
     python -m explorer.glossary            # rewrites docs/glossary.md
     python -m explorer.glossary --check    # exit 1 when docs/glossary.md is not what this module writes
@@ -81,6 +81,8 @@ AVOID: dict[str, str] = {
     "감성 분석": "감정 분석",
     "검증 문장": "가설",
     "마스크된": "마스크드",
+    "마스크됨": "마스크드",
+    "마스크되어": "마스크드",
     "얼라인먼트": "정렬",
     "교차 어텐션": "인코더-디코더 어텐션",
     "Cross attention": "Encoder-Decoder Attention",

@@ -16,7 +16,7 @@ STRINGS = {
     "tr.key_source": {"en": "key: source token", "ko": "키: 소스 토큰"},
     "fig.score": {"en": "score", "ko": "점수"},
     "fig.weight": {"en": "weight", "ko": "가중치"},
-    "fig.masked": {"en": "masked", "ko": "마스크됨"},
+    "fig.masked": {"en": "masked", "ko": "마스크드"},
     "fig.scores_panel": {"en": "scores QKᵀ/√d_k (before softmax)", "ko": "점수(유사도) QKᵀ/√d_k (소프트맥스 전)"},
     "fig.softmax_panel": {"en": "softmax (attention weights)", "ko": "소프트맥스 (어텐션 가중치)"},
     "fig.source": {"en": "source", "ko": "소스"},

@@ -1,5 +1,8 @@
 """explorer/glossary.py: every interface string (explorer/i18n/, both languages) uses the decks' words where the
-glossary says it shows them, and no string uses a variant the decks never do; docs/glossary.md is the generator's."""
+glossary says it shows them, and no string uses a variant the decks never do, nor does README.md; docs/glossary.md is
+the generator's."""
+from pathlib import Path
+
 import pytest
 
 from explorer import glossary, i18n
@@ -19,6 +22,14 @@ def test_every_term_is_shown_where_the_glossary_says(term):
 def test_no_string_uses_a_variant_the_decks_never_do(variant):
     found = [(key, lang) for key, both in i18n.STRINGS.items() for lang, s in both.items() if variant in s]
     assert not found, f"{variant!r} (use {glossary.AVOID[variant]!r}) in {found}"
+
+
+def test_the_readme_uses_the_decks_words():
+    """README.md's lines per tab name things as the interface does: none of the variants, in any case (an interface
+    string may gloss a term in lower case, "Encoder-Decoder Attention (cross attention)"; the README does not)."""
+    readme = (Path(glossary.__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").lower()
+    found = [bad for bad in glossary.AVOID if bad.lower() in readme]
+    assert not found, [(bad, glossary.AVOID[bad]) for bad in found]
 
 
 def test_the_variants_are_not_the_terms():
