@@ -7,7 +7,7 @@ per-head self-attention, Devlin et al. 2019; a custom BERT from $ATTN_EXPLORER_B
 from the Hub when $ATTN_EXPLORER_ALLOW_HUB=1); inside attention (rollout and entropy,
 query/key arithmetic, contextual vs static vectors, positional encodings); training
 (attention snapshots, a toy seq2seq trained live, BLEU by length); the shipped checkpoints.
-A switch at the top turns every label, explanation and example into Korean (explorer/i18n.py).
+A switch at the top turns every label, explanation and example into Korean (explorer/i18n/).
 
 This file only composes the page: each tab is a module of ui/tabs/ (layout, events, language
 redraw; see ui/tabs/__init__.py to add one), whose numbers come from explorer/views/; the public
@@ -98,7 +98,7 @@ def build_demo() -> gr.Blocks:
                               show_progress="hidden", api_visibility="private")
         page.first.wire(lang, after_switch=headers)  # every tab opens with its default example drawn
         demo.first_screens = page.first  # computed from the first visit on (ui/first_screen.py); the tests read it
-        demo.localized = L  # the tests check every registered component against explorer/i18n.py
+        demo.localized = L  # the tests check every registered component against explorer/i18n/
         for block in list(demo.blocks.values()):  # a plot drawn while its tab was hidden: laid out when shown
             if isinstance(block, gr.Tab):
                 block.select(None, js=RELAYOUT_JS, queue=False, api_visibility="private")

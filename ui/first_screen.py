@@ -72,7 +72,7 @@ class Entry:
     @property
     def shown(self) -> list:
         """The outputs a first screen fills: not the downloads (see the module's docstring); with a Korean
-        example, the inputs it sets too (each language's screen shows its own example in them)."""
+        example, the inputs it sets too (the Korean screen puts its example in them)."""
         own = [c for c in self.outputs if not isinstance(c, gr.File)]
         return own + [c for c, _ in self.korean if c not in own]
 
@@ -204,8 +204,8 @@ class FirstScreens:
             raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")
         shown = set(entry.shown)
         screen = {c: freeze(v) for c, v in out.items() if c in shown}
-        for c, _ in entry.korean:  # the inputs hold the example the screen shows, in either language
-            screen.setdefault(c, example.get(c, default_value(c)))
+        for c, _ in example.items():  # the Korean screen's inputs hold its Korean example; the English screen leaves
+            screen.setdefault(c, example[c])  # them alone: they hold its example as built, or what a visitor typed
         return screen
 
     def screen(self, entry: Entry, lang: str) -> dict:
