@@ -33,7 +33,7 @@ STRINGS = {
     "view.all_heads": {"en": "{title}: all layers × heads", "ko": "{title}: 모든 레이어 × 헤드"},
     "view.layer_head": {"en": "{title}: layer {l}, head {h}", "ko": "{title}: 레이어 {l}, 헤드 {h}"},
     # the API's one figure (/translate, /fill_mask, /nsp): the last layer's attention, averaged over its heads
-    "api.cross_mean": {"en": "{model}: cross attention, layer {l}, mean of {h} heads",
+    "api.cross_mean": {"en": "{model}: Encoder-Decoder Attention, layer {l}, mean of {h} heads",
                        "ko": "{model}: 인코더-디코더 어텐션, 레이어 {l}, 헤드 {h}개 평균"},
     "api.bert_mean": {"en": "BERT: self-attention, layer {l}, mean of {h} heads",
                       "ko": "BERT: 셀프 어텐션, 레이어 {l}, 헤드 {h}개 평균"},
