@@ -239,11 +239,10 @@ def weight_files(folder: Path) -> list[Path]:
     weight_map = read_json(index, "the shard index").get("weight_map")
     if not isinstance(weight_map, dict) or not weight_map:
         raise CheckpointError(f"{index} has no weight_map")
-    names = sorted(set(weight_map.values()), key=str)
-    bad = [n for n in names if not isinstance(n, str) or Path(n).name != n or not n.endswith(".safetensors")]
+    bad = [n for n in weight_map.values() if not isinstance(n, str) or Path(n).name != n or not n.endswith(".safetensors")]
     if bad:
         raise CheckpointError(f"{index} names shards that are not plain .safetensors files beside it: {bad[:3]}")
-    files = [folder / n for n in names]
+    files = [folder / n for n in sorted(set(weight_map.values()))]
     for f in files:
         if not f.is_file():
             raise CheckpointError(f"{f} is missing (a shard {INDEX} lists)")

@@ -12,7 +12,6 @@ sha256 and the counts. The same checkpoint and data give the same bytes (no cloc
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shlex
 import sys
@@ -22,12 +21,9 @@ from pathlib import Path
 from safetensors.numpy import save_file
 
 from explorer.compute import qk_embedding as qe
+from models.training.data import file_sha256
 
 DEV = Path("pos-ud-english-ewt") / "v2.15-conllu" / "en_ewt-ud-dev.conllu"  # under --data-dir
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def main(argv=None) -> int:
@@ -48,7 +44,7 @@ def main(argv=None) -> int:
     command = "python -m scripts.qk_embedding " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     meta = {"model": meta.pop("model"), "method": "AttentionViz (Yeh et al. 2023) PCA, explorer/compute/qk_embedding.py",
             "command": command.strip(),
-            "data": {"file": DEV.as_posix(), "sha256": sha256(data), "sentences_in_file": len(sentences),
+            "data": {"file": DEV.as_posix(), "sha256": file_sha256(data), "sentences_in_file": len(sentences),
                      "sentence_indices": chosen},
             **meta}
     out = Path(args.out)

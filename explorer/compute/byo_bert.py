@@ -179,12 +179,11 @@ def check_tokenizer_json(path: Path, vocab_size: int | None = None) -> int:
         counted = where in counts and (stack[-1][0] == "[" or after_colon) and tok not in (b"]", b"}", b",")
         if counted:
             counts[where] += 1
-            limit = vocab_size if vocab_size is not None else None
-            if limit is not None and counts[where] > limit:
+            if vocab_size is not None and counts[where] > vocab_size:
                 what = "vocabulary (model.vocab)" if where == ("model", "vocab") else "added_tokens"
-                raise UserError(f"The {what} of {path} has more than {limit:,} entries but the model only "
-                                f"{limit:,} embeddings (config.json's vocab_size); refusing to read it.",
-                                "tokenizer_too_many", path=str(path), what=what, n=f"{limit:,}")
+                raise UserError(f"The {what} of {path} has more than {vocab_size:,} entries but the model only "
+                                f"{vocab_size:,} embeddings (config.json's vocab_size); refusing to read it.",
+                                "tokenizer_too_many", path=str(path), what=what, n=f"{vocab_size:,}")
         if tok[:1] == b'"' and stack and stack[-1][0] == "{" and not after_colon:
             key = tok
             if where == ("model", "vocab") and len(tok) - 2 > MAX_VOCAB_ENTRY_BYTES:

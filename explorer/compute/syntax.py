@@ -24,7 +24,6 @@ their `poss`. Numbers only; figures: explorer/figures/syntax.py; the tab's view:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -327,14 +326,6 @@ def relation(table: dict, rel: str) -> dict:
     raise UserError(f"Unknown relation '{rel}'. Available: {known}.", "syntax_relation", name=rel, known=known)
 
 
-def sha256(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def cli(args, emit) -> int:
     """`python -m explorer syntax`: one record per relation (grids only with --relation), from the shipped table or
     recomputed from --data-dir."""
@@ -362,6 +353,8 @@ def cli(args, emit) -> int:
 
 
 def main(argv=None) -> int:
+    from models.training.data import file_sha256  # the corpus's hash, as every training run records it
+
     p = argparse.ArgumentParser(prog="python -m explorer.compute.syntax", description=__doc__.split("\n\n")[0])
     p.add_argument("--data-dir", required=True, help="the folder holding pos-ud-english-ewt/")
     p.add_argument("--model", default="bert", help="bert, or a Transformer (its encoder), e.g. transformer-en-fr")
@@ -381,7 +374,7 @@ def main(argv=None) -> int:
     cmd = ["python3", "-m", "explorer.compute.syntax"] + list(sys.argv[1:] if argv is None else argv)
     table = {
         "model": args.model, "method": "Clark et al. 2019, section 4.2 (explorer/compute/syntax.py)",
-        "command": " ".join(cmd), "data": {"file": DEV.as_posix(), "sha256": sha256(path),
+        "command": " ".join(cmd), "data": {"file": DEV.as_posix(), "sha256": file_sha256(path),
                                            "sentences": len(sentences), "evaluated": len(sentences) - skipped,
                                            "skipped": skipped, "words": tally.count.get("all", 0)},
         "layers": tally.shape[0], "heads": tally.shape[1], "offsets": list(OFFSETS), "min_count": MIN_COUNT,

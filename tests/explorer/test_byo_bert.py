@@ -124,10 +124,12 @@ def test_pickles_are_refused_unopened(tmp_path, monkeypatch):
         load_local(tmp_path)
 
 
-def test_shard_index_cannot_point_outside_the_folder(tmp_path):
+@pytest.mark.parametrize("shard", ["../elsewhere.safetensors", ["a list.safetensors"], 7])
+def test_shard_index_cannot_point_outside_the_folder(tmp_path, shard):
+    """A shard outside the folder, or a value that is no file name at all: named, never a TypeError."""
     hf_bert().config.to_json_file(tmp_path / "config.json")
     write_vocab(tmp_path)
-    (tmp_path / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"x": "../elsewhere.safetensors"}}))
+    (tmp_path / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"x": shard}}))
     with pytest.raises(UserError, match="plain .safetensors"):
         load_local(tmp_path)
 
