@@ -26,6 +26,7 @@ def test_another_relation_draws_its_best_head_and_the_switch_redraws_it_in_korea
     np.testing.assert_array_equal(ko[tab.table].select_dtypes("number").to_numpy(),
                                   out[tab.table].select_dtypes("number").to_numpy())
     assert tab.relabel(None, 1, 1, "ko") == gr.skip()  # nothing on screen yet: nothing drawn
+    assert tab.show_head(None, 2, 3, "en") == gr.skip()  # a slider moved before any result: nothing, no error
     other = tab.show_head(out[tab.record], 1, 1, "en")  # another head of the same run, from its record
     assert (other[tab.layer].value, other[tab.head].value) == (1, 1)
 

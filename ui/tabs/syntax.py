@@ -69,15 +69,22 @@ class Tab(TabBase):
         v = views.syntax_view(model, relation, direction, text, int(layer or 1), int(head or 1), lang)
         return {**self._view(v), self.record: self.keep(v.record)}
 
+    def _redraw(self, record, layer, head, lang="en"):
+        """The kept run at `layer`, `head`, in `lang` (views.syntax_redraw: no model call); none yet: nothing changes
+        (a slider moved before the first screen landed)."""
+        if record is None:
+            return gr.skip()
+        return self._view(views.syntax_redraw(record, int(layer or 1), int(head or 1), lang))
+
     @from_record(ask=True)
     def show_head(self, record, layer, head, lang="en"):
-        """Another layer or head of the kept run (no model call)."""
-        return self._view(views.syntax_redraw(record, int(layer or 1), int(head or 1), lang))
+        """Another layer or head of the kept run (a record that is gone asks for a new run)."""
+        return self._redraw(record, layer, head, lang)
 
     @from_record
     def relabel(self, record, layer, head, lang="en"):
-        """The kept run in `lang` (views.syntax_redraw: no model call)."""
-        return self._view(views.syntax_redraw(record, int(layer or 1), int(head or 1), lang))
+        """The kept run in `lang` (a record that is gone changes nothing)."""
+        return self._redraw(record, layer, head, lang)
 
     @friendly
     def show_best(self, model, relation, direction, text, lang="en"):
