@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import subprocess
 import sys
 import time
 
 from bench._server import free_port, start_app, stop, wait_until_up
-from bench.latency import MASK_12, NSP_12, TEXT_12, http_call, pct
+from bench.latency import MASK_12, NSP_12, TEXT_12, pct, session_call
 
 
 FLOOR_APP = """
@@ -73,12 +72,6 @@ def start_floor() -> tuple[subprocess.Popen, str]:
     url = f"http://127.0.0.1:{port}/"
     wait_until_up(proc, url, 120, "the floor app")
     return proc, url
-
-
-def call_http(url: str, api_name: str, params) -> str:
-    """bench/latency.py's `http_call` as its own session each time: ui/limits.py rate-limits a session (and calls
-    without one, by address: every call here comes from 127.0.0.1) to 5 a second after a burst of 60."""
-    return http_call(url, api_name, params, session=secrets.token_hex(8))
 
 
 def call_client(url: str, api_name: str, params):
@@ -147,25 +140,27 @@ def main(argv=None) -> None:
             plain = args.client == "http"
             for label, name, params in ENDPOINTS:
                 if plain:
-                    floor_call = lambda: call_http(floor_url, "/floor", (TEXT_12,))  # noqa: E731
-                    call = lambda: call_http(url, name, params)  # noqa: E731
+                    floor_call = lambda: session_call(floor_url, "/floor", (TEXT_12,))  # noqa: E731
+                    call = lambda: session_call(url, name, params)  # noqa: E731
                 else:
                     floor_call, call = call_client(floor_url, "/floor", (TEXT_12,)), call_client(url, name, params)
                 handler = lambda: handlers[name](*params)  # noqa: E731
                 try:
                     for _ in range(args.warmup):
                         call(), floor_call(), handler()
-                except RuntimeError as e:
+                except (RuntimeError, ValueError) as e:  # gradio_client's AppError is a ValueError
                     failed.append(f"{label}: {str(e)[:160]}")
                     continue
                 ours, floor, own = [], [], []
                 for _ in range(args.runs):
-                    ms, body = timed(call)
-                    ours.append(ms)
+                    ours.append(timed(call)[0])
                     floor.append(timed(floor_call)[0])
                     own.append(timed(handler)[0])
+                # the answers' sizes as sent (the event stream), either client: one plain call of each
+                sizes = [len(session_call(u, n, p).encode()) / 1024
+                         for u, n, p in ((url, name, params), (floor_url, "/floor", (TEXT_12,)))]
                 rows.append((label, pct(ours, 50), pct(ours, 95), pct(floor, 50), pct(floor, 95), pct(own, 50),
-                             len(body.encode()) / 1024, len(floor_call().encode()) / 1024))
+                             *sizes))
         finally:
             stop(proc)
     finally:

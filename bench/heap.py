@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from bench._server import start_app, stop
-from bench.latency import http_call
+from bench.latency import session_call
 from bench.sessions import MASKED, SHORT, load, words
 
 
@@ -53,7 +53,7 @@ def main(argv=None) -> None:
     proc, url, up = start_app(cwd=args.root)
     try:
         for _ in range(2):
-            http_call(url, "/fill_mask", (text, 5))
+            session_call(url, "/fill_mask", (text, 5))
         time.sleep(1.0)
         start = memory(proc.pid)
         print(f"{words(text)} words, each call its own session; server up in {up:.1f} s; load {load()}")
@@ -62,7 +62,7 @@ def main(argv=None) -> None:
               f"{start['peak']:7.0f}")
         t0 = time.perf_counter()
         for i in range(1, args.calls + 1):  # each call its own text: identical requests would be one shared run
-            http_call(url, "/fill_mask", (f"{text} Call {i}.", 5))
+            session_call(url, "/fill_mask", (f"{text} Call {i}.", 5))
             if i % args.every == 0 or i == args.calls:
                 time.sleep(0.5)  # the event's clean-up after its result
                 m = memory(proc.pid)

@@ -26,7 +26,8 @@ import time
 from bench._server import start_app, stop
 from bench.classroom import PATIENCE, own_sentence, peak_rss_mib
 from bench.latency import pct
-from deploy.replicas import free_port, serve
+from deploy.processes import free_port
+from deploy.replicas import serve
 
 
 def masked(rng: random.Random) -> str:

@@ -55,15 +55,15 @@ def load() -> str:
 
 
 def fill_mask_calls(url: str, n: int, rss) -> None:
-    from bench.latency import http_call
+    from bench.latency import session_call
 
     for _ in range(2):
-        http_call(url, "/fill_mask", (MASKED, 5))
+        session_call(url, "/fill_mask", (MASKED, 5))
     time.sleep(1.0)
     start = rss()
     t0 = time.perf_counter()
     for _ in range(n):
-        http_call(url, "/fill_mask", (MASKED, 5))
+        session_call(url, "/fill_mask", (MASKED, 5))
     seconds = time.perf_counter() - t0
     time.sleep(1.0)
     end = rss()

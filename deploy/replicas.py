@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from deploy.processes import free_port, stop, wait_until_up  # noqa: F401 - free_port: the tests' import
+from deploy.processes import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
 COOKIE = "ae_replica"

@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from bench.classroom import KINDS, run_class
-from deploy.replicas import COOKIE, free_port, nginx_binary, serve, standalone_config
+from deploy.processes import free_port
+from deploy.replicas import COOKIE, nginx_binary, serve, standalone_config
 from explorer.compute import inference as inf
 
 NEEDED = ("transformer-en-fr", "bert")
