@@ -13,8 +13,6 @@ Errors a user can cause raise explorer.compute.inference.UserError.
 """
 from __future__ import annotations
 
-import functools
-import json
 import sys
 import threading
 import types
@@ -25,7 +23,7 @@ import numpy as np
 import torch
 
 from explorer.compute.inference import ASSETS, Notice, Registry, UserError, _shown, clean_text, registry
-from models.checkpoint import CheckpointError
+from models.checkpoint import CheckpointError, read_json
 from models.lora import TaskModel, best_span, load_task, tags_of, whole_words
 from models.trace import Trace
 from models.training import task_data
@@ -75,14 +73,27 @@ def load(task: str, reg: Registry | None = None, folder: Path | None = None):
     return model, metrics, base
 
 
-@functools.lru_cache(maxsize=64)
+def chosen_probs(probs, labels, tags) -> list[float | None]:
+    """Each word's probability of the tag it got (None: a word the model did not read, its row NaN). Not the row's
+    maximum: NER's valid-sequence decoding can choose a tag that is not the word's argmax. The per-word scores and
+    the result's mean score are both this."""
+    return [None if np.isnan(r).any() else float(r[labels.index(t)]) for r, t in zip(probs, tags)]
+
+
+_BASES: dict[str, str] = {}  # task folder -> the base it names (read once: every classify / tag / answer asks)
+
+
 def base_name(folder: Path) -> str:
-    """The pre-trained model a task folder adapts (its config.json's "base": bert, bert-ko); read once per folder,
-    since every classify / tag / answer asks."""
-    try:
-        return str(json.loads((folder / "config.json").read_text(encoding="utf-8")).get("base") or "bert")
-    except (OSError, ValueError):
-        return "bert"  # load_task reports what is wrong with the folder
+    """The pre-trained model a task folder adapts (its config.json's "base": bert, bert-ko), read with
+    models.checkpoint.read_json. A folder it cannot read gives "bert" and is not remembered: load_task then names
+    what is wrong, and the folder once mended is read again."""
+    key = str(folder)
+    if key not in _BASES:
+        try:
+            _BASES[key] = str(read_json(Path(folder) / "config.json").get("base") or "bert")
+        except CheckpointError:
+            return "bert"
+    return _BASES[key]
 
 
 def _tokenizer(base, cache={}):  # noqa: B006 - one truncating copy per base tokenizer, shared read-only
@@ -117,10 +128,8 @@ class TaskResult:
     notices: list[str] = ()
 
     def tag_scores(self) -> list[float | None]:
-        """Tagging: each word's probability of the tag it got (None: a word the model did not read). Not the
-        row's maximum: NER's valid-sequence decoding can choose a tag that is not the word's argmax."""
-        return [None if np.isnan(r).any() else round(float(r[self.labels.index(t)]), 6)
-                for r, t in zip(self.probs, self.tags)]
+        """Tagging: each word's probability of the tag it got, rounded (None: a word the model did not read)."""
+        return [None if q is None else round(q, 6) for q in chosen_probs(self.probs, self.labels, self.tags)]
 
     def to_json(self, attention: bool = False) -> dict:
         if self.label is not None:
@@ -202,7 +211,7 @@ def tag(task: str, text: str, reg: Registry | None = None, with_base: bool = Fal
         if pos is not None:
             probs[w] = p[pos]
     tags = tags_of(probs, model.config.labels, FALLBACK_TAG[task])
-    got = [float(r[model.config.labels.index(t)]) for r, t in zip(probs, tags) if not np.isnan(r).any()]
+    got = [q for q in chosen_probs(probs, model.config.labels, tags) if q is not None]
     if len(got) < len(words):
         notices.append(Notice(f"{len(words) - len(got)} word(s) have no tokens the model read; tagged "
                               f"{FALLBACK_TAG[task]}.", "untagged", n=len(words) - len(got), tag=FALLBACK_TAG[task]))
