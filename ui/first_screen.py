@@ -204,8 +204,8 @@ class FirstScreens:
             raise TypeError(f"{entry.tab}'s first screen returned {type(out).__name__}, not a dict by component")
         shown = set(entry.shown)
         screen = {c: freeze(v) for c, v in out.items() if c in shown}
-        for c, _ in example.items():  # the Korean screen's inputs hold its Korean example; the English screen leaves
-            screen.setdefault(c, example[c])  # them alone: they hold its example as built, or what a visitor typed
+        for c, value in example.items():  # the Korean screen's inputs hold its Korean example; the English screen
+            screen.setdefault(c, value)  # leaves them alone: they hold its example as built, or what a visitor typed
         return screen
 
     def screen(self, entry: Entry, lang: str) -> dict:
