@@ -17,14 +17,17 @@ FILL = ["[MASK]가 아파서 병원에 갔어요.", "배를 타고 [MASK]에 갔
 SCRATCH = ROOT / "docs" / "training-runs" / "bert-ko" / "sentiment-ko-scratch.json"
 
 
-def _best(reg, model: str, word: str) -> dict:
+def _checks(reg, model: str, word: str) -> list:
+    """Each sentence set's sense check of `word` on `model` (explorer.compute.senses), computed once per model."""
+    return [senses.sense_check(word, name, model, reg) for name in senses.SETS[word]]
+
+
+def _best(checks) -> dict:
     """{set name: (best count over the layers, of how many)}."""
-    return {name: (int(c.hits.sum(1).max()), len(c.senses))
-            for name, c in ((n, senses.sense_check(word, n, model, reg)) for n in senses.SETS[word])}
+    return {c.set_name: (int(c.hits.sum(1).max()), len(c.senses)) for c in checks}
 
 
-def _sense_table(reg, model: str, word: str) -> list[str]:
-    checks = [senses.sense_check(word, name, model, reg) for name in senses.SETS[word]]
+def _sense_table(checks) -> list[str]:
     head = "| layer | " + " | ".join(f"{c.set_name} ({len(c.senses)})" for c in checks) + " |"
     rows = [head, "|" + "---|" * (len(checks) + 1)]
     for j in range(checks[0].hits.shape[0]):
@@ -57,17 +60,19 @@ def main() -> Path:
              "in both senses, so only the words after it can decide; a tie counts as a miss. "
              "`python -m explorer.compute.senses --model bert-ko`.", "",
              "bert-ko (counts of sentences whose nearest neighbour shares its sense):", ""]
-    lines += _sense_table(reg, "bert-ko", "배")
+    ko_checks, tr_checks = _checks(reg, "bert-ko", "배"), _checks(reg, "transformer-ko-en", "배")
+    lines += _sense_table(ko_checks)
     lines += ["", "transformer-ko-en's encoder (the model the contextual view used for 배 before):", ""]
-    lines += _sense_table(reg, "transformer-ko-en", "배")
-    ko, tr = _best(reg, "bert-ko", "배"), _best(reg, "transformer-ko-en", "배")
-    lines += ["", f"Read together: with 배가 both Korean models find the sense at their best layer "
-              f"({ko['배가'][0]} and {tr['배가'][0]} of 8), so the words after 배 are enough there; with 배를, whose "
-              f"belly sentences are idioms (배를 잡고 웃다, 배를 채우다), neither does better than chance "
-              f"({ko['배를'][0]} and {tr['배를'][0]} of 8 at best). bert-ko is a one-hour CPU model (masked-piece "
-              "accuracy 0.19): more pre-training is the next step, and the check above will tell whether it helps."]
+    lines += _sense_table(tr_checks)
+    ko, tr = _best(ko_checks), _best(tr_checks)
+    lines += ["", f"Read together: with 배가 the Korean models find the sense at their best layer in "
+              f"{ko['배가'][0]} and {tr['배가'][0]} of {ko['배가'][1]} sentences; with 배를, whose belly sentences are "
+              f"idioms (배를 잡고 웃다, 배를 채우다), in {ko['배를'][0]} and {tr['배를'][0]} of {ko['배를'][1]} at best "
+              f"(half is chance). bert-ko is a {m['minutes']:.0f}-minute CPU model (masked-piece accuracy "
+              f"{h['mlm_accuracy']:.2f}): more pre-training is the next step, and the check above will tell whether "
+              "it helps."]
     lines += ["", "The English BERT on *bank* (river / money), for scale:", ""]
-    lines += _sense_table(reg, "bert", "bank")
+    lines += _sense_table(_checks(reg, "bert", "bank"))
     lines += ["", "## Fill-mask in Korean", "", "| sentence | top 5 |", "|---|---|"]
     for s in FILL:
         r = fill_mask(s, top_k=5, name="bert-ko", reg=reg)
