@@ -278,6 +278,19 @@ def _check_length(text, what: str, limit: int = 2000) -> None:
                         "too_long", what=what, n=f"{len(text.strip()):,}", limit=f"{limit:,}")
 
 
+def run(task: str, text: str, text_b: str | None = None, reg: Registry | None = None, with_base: bool = False,
+        folder: Path | None = None) -> TaskResult:
+    """One input of any task, to the function that reads it: a sentence (sentiment, sentiment-ko: `classify`;
+    pos, ner: `tag`), a premise and hypothesis (nli: `classify`), a question and its paragraph (qa: `answer`). The
+    one place that knows which task is which kind (the tab and `Pipeline` call it)."""
+    task = task_name(task)
+    if task == "qa":
+        return answer(text, text_b, reg, with_base, folder)
+    if task in ("pos", "ner"):
+        return tag(task, text, reg, with_base, folder)
+    return classify(task, text, text_b if task == "nli" else None, reg, with_base, folder)
+
+
 # ----------------------------------------------------------------------------- pipeline
 
 
@@ -295,18 +308,15 @@ class Pipeline:
         load(self.task, reg)  # fail now, not on the first input
 
     def one(self, x) -> dict:
-        if self.task in ("sentiment", "sentiment-ko"):
-            r = classify(self.task, x, reg=self.reg)
-            return {"label": r.label, "score": r.score}
         if self.task == "nli":
-            p, h = (x["premise"], x["hypothesis"]) if isinstance(x, dict) else x
-            r = classify("nli", p, h, reg=self.reg)
+            x = (x["premise"], x["hypothesis"]) if isinstance(x, dict) else x
+        elif self.task == "qa":
+            x = (x["question"], x["context"]) if isinstance(x, dict) else x
+        r = run(self.task, *(x if isinstance(x, tuple) else (x,)), reg=self.reg)
+        if r.label is not None:
             return {"label": r.label, "score": r.score}
-        if self.task in ("pos", "ner"):
-            r = tag(self.task, x, reg=self.reg)
+        if r.tags is not None:
             return {k: v for k, v in r.to_json().items() if k in ("words", "tags", "scores")}
-        q, c = (x["question"], x["context"]) if isinstance(x, dict) else x
-        r = answer(q, c, reg=self.reg)
         return {"answer": r.answer, "start": r.start, "end": r.end, "score": r.score}
 
     def __call__(self, inputs):

@@ -105,15 +105,9 @@ def run_task(task: str, text: str, text_b: str = "", reg=None, folder=None) -> f
     """The tab's one model call: sentence (sentiment, pos, ner), premise + hypothesis (nli) or
     question + paragraph (qa); both models' attention on the same tokens."""
     task = ft.task_name(task)
-    if task == "qa":
-        return ft.answer(text, text_b, reg=reg, with_base=True, folder=folder)
-    if task == "nli":
-        if text_b is None or not str(text_b).strip():
-            raise UserError("Please type a hypothesis: NLI reads a premise and a hypothesis.", "no_hypothesis")
-        return ft.classify(task, text, text_b, reg=reg, with_base=True, folder=folder)
-    if task in ("sentiment", "sentiment-ko"):
-        return ft.classify(task, text, reg=reg, with_base=True, folder=folder)
-    return ft.tag(task, text, reg=reg, with_base=True, folder=folder)
+    if task == "nli" and (text_b is None or not str(text_b).strip()):
+        raise UserError("Please type a hypothesis: NLI reads a premise and a hypothesis.", "no_hypothesis")
+    return ft.run(task, text, text_b, reg=reg, with_base=True, folder=folder)
 
 
 def finetune_view(task: str, text: str, text_b: str = "", layer=1, head=1, lang: str = "en", reg=None,
