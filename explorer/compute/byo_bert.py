@@ -118,21 +118,16 @@ def _check_heads(state: dict, folder: Path) -> None:
                     "(e.g. bert-base-uncased).")
 
 
-def _within(path: Path, limit: int, what: str, key: str) -> None:
-    """A UserError (i18n key `key`) naming `path`, its size and the limit when the file is over `limit` bytes, from
-    its size alone: nothing of it is read."""
-    size = path.stat().st_size
-    if size > limit:
-        raise UserError(f"{path} is {size:,} bytes, over this server's limit of {limit:,} bytes for {what}; refusing "
-                        "to read it.", key, path=str(path), size=f"{size:,}", limit=f"{limit:,}")
-
-
 def check_vocab(vocab_file: Path, vocab_size: int | None = None) -> int:
     """Sizes of a vocab.txt checked before it is parsed, reading at most `MAX_VOCAB_BYTES` a chunk at a time: its
     bytes, its lines (tokens) against the model's `vocab_size` embeddings, and each line against
     `MAX_VOCAB_ENTRY_BYTES`. Returns the line count; a UserError names the file and the limit."""
     vocab_file = Path(vocab_file)
-    _within(vocab_file, MAX_VOCAB_BYTES, "a vocab.txt", "vocab_too_big")
+    size = vocab_file.stat().st_size
+    if size > MAX_VOCAB_BYTES:
+        raise UserError(f"{vocab_file} is {size:,} bytes, over this server's limit of {MAX_VOCAB_BYTES:,} bytes for "
+                        "a vocab.txt; refusing to read it.", "vocab_too_big", path=str(vocab_file),
+                        size=f"{size:,}", limit=f"{MAX_VOCAB_BYTES:,}")
     lines, open_line = 0, 0  # lines ended so far; bytes of the line not ended yet
     with vocab_file.open("rb") as f:
         while chunk := f.read(1 << 20):
@@ -166,7 +161,11 @@ def check_tokenizer_json(path: Path, vocab_size: int | None = None) -> int:
     `added_tokens` each against the model's `vocab_size` embeddings (stopping at the first entry past it), and
     each vocabulary entry against `MAX_VOCAB_ENTRY_BYTES`. Returns the vocabulary's entry count."""
     path = Path(path)
-    _within(path, MAX_TOKENIZER_BYTES, "a tokenizer.json", "tokenizer_too_big")
+    size = path.stat().st_size
+    if size > MAX_TOKENIZER_BYTES:
+        raise UserError(f"{path} is {size:,} bytes, over this server's limit of {MAX_TOKENIZER_BYTES:,} bytes for a "
+                        "tokenizer.json; refusing to read it.", "tokenizer_too_big", path=str(path),
+                        size=f"{size:,}", limit=f"{MAX_TOKENIZER_BYTES:,}")
     counts = {("model", "vocab"): 0, ("added_tokens",): 0}
     stack: list[tuple[str, tuple]] = []  # open containers: (kind "{" or "[", the key path to it)
     key, after_colon = None, False
